@@ -1,0 +1,63 @@
+// Sweep configuration: JSON files (configs/*.json), command-line axes and the
+// embedded default. Host code. Every error is a ConfigError whose message
+// names the file and JSON path (or the flag) and what was expected.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "sortbench/result.hpp"
+#include "sortbench/types.hpp"
+
+namespace sortbench {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One block of axes; the sweep runs their cross product.
+struct SweepAxes {
+  std::vector<KeyType> keys{KeyType::u32};
+  std::vector<ValueType> values{ValueType::none};
+  std::vector<Order> orders{Order::ascending};
+  std::vector<std::size_t> sizes;
+  std::vector<Distribution> distributions;
+};
+
+struct SweepConfig {
+  std::string name = "sweep";
+  std::string source;  // where it came from: a path, "command line" or "embedded configs/quick.json"
+  std::vector<std::string> variants{"*"};
+  std::vector<std::string> baselines{"cub.radix_sort", "cub.merge_sort", "thrust.sort",
+                                     "thrust.sort_comparator"};
+  std::uint64_t seed = 1;
+  MeasureSettings measure;
+  std::vector<SweepAxes> sweeps;
+};
+
+// Sizes: "65536", "2^16", "5e6", "1Ki"/"1Mi"/"1Gi" (powers of 1024), and
+// ranges "A:B:xF" (geometric, factor F) or "A:B:+D" (arithmetic), inclusive of
+// B when it is reached. `where` prefixes error messages.
+std::size_t parse_size(const std::string& token, const std::string& where);
+std::vector<std::size_t> parse_sizes(const std::string& spec, const std::string& where);
+
+// Parses a config document. `where` is the file name for messages.
+SweepConfig parse_config(const std::string& text, const std::string& where);
+SweepConfig parse_config_json(const nlohmann::json& doc, const std::string& where);
+SweepConfig load_config_file(const std::string& path);
+
+// The resolved config, as written into reports (parse_config reads it back).
+nlohmann::json config_to_json(const SweepConfig& c);
+
+// configs/quick.json, embedded in the binary at build time.
+const std::string& embedded_quick_config();
+
+// Splits "a,b,c" (empty items are errors reported against `where`).
+std::vector<std::string> split_list(const std::string& s, const std::string& where);
+
+}  // namespace sortbench

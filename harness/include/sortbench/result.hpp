@@ -1,0 +1,80 @@
+// Plain records shared by the measuring code (device side) and the report
+// code (host side). No JSON and no CUDA types here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sortbench/types.hpp"
+#include "sortbench/variant.hpp"
+
+namespace sortbench {
+
+// How one point is measured (NVBench's method; see README "Measurement").
+struct MeasureSettings {
+  int warmup_runs = 1;             // untimed runs before sampling
+  int min_samples = 10;            // never stop before this many samples
+  int max_samples = 10000;         // hard cap
+  double max_rel_stderr = 0.005;   // stop once stdev/sqrt(k)/mean is at most this
+  double budget_s = 3.0;           // per point, wall time of the sampling loop
+  bool cold_l2 = true;             // flush L2 before every sample (--hot turns it off)
+  double throttle_ratio = 0.75;    // a sample whose SM clock is under this fraction of peak is discarded
+};
+
+struct SampleStats {
+  std::size_t samples = 0;
+  double median = 0, mean = 0, min = 0, max = 0, stdev = 0, q1 = 0, q3 = 0;
+  double rel_stderr = 0;  // stdev / sqrt(samples) / mean
+  std::vector<double> raw;  // milliseconds, in measurement order
+};
+
+struct Validation {
+  bool checked = false;
+  bool sorted = false;
+  bool permutation = false;
+  bool stability_checked = false;  // needs values (the original index)
+  bool stable = false;
+  std::int64_t first_bad_index = -1;  // first index that breaks the check that failed
+  std::string message;              // empty when the result is valid
+  bool ok() const { return checked && sorted && permutation && (!stability_checked || stable); }
+};
+
+enum class Status { ok, failed, skipped };
+std::string to_string(Status s);
+Status parse_status(const std::string& s);
+
+struct PointResult {
+  // What ran.
+  std::string variant, family;
+  Params params;
+  bool claims_stable = false;
+  KeyType key = KeyType::u32;
+  ValueType value = ValueType::none;
+  Order order = Order::ascending;
+  std::size_t n = 0;
+  std::string distribution;
+  std::uint64_t seed = 0;
+  // Outcome.
+  Status status = Status::ok;
+  std::string reason;  // why it failed or was skipped
+  Validation validation;
+  // Timing (status ok only).
+  SampleStats time_ms;
+  std::string stop_reason;  // "noise", "budget", "max_samples"
+  std::size_t throttled_samples = 0;  // discarded for a low SM clock
+  double sm_clock_mhz = 0;            // median SM clock over kept samples
+  bool throttled = false;
+  bool cold_l2 = true;
+  std::size_t temp_bytes = 0;
+  double bytes_per_key = 0;
+  double gkeys_per_s = 0;
+  double gb_per_s = 0;
+  double fraction_of_copy_bw = 0;
+  std::map<std::string, double> speedup;  // baseline label -> baseline median / this median
+
+  std::string workload_key() const;  // key|value|order|n|distribution|seed
+};
+
+}  // namespace sortbench

@@ -1,0 +1,32 @@
+// Sample statistics and the noise-based stopping rule (host code, tested on the CPU).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sortbench/result.hpp"
+
+namespace sortbench {
+
+// Median, mean, min, max, sample stdev, quartiles (linear interpolation between
+// order statistics) and the relative standard error of the mean.
+SampleStats summarize(const std::vector<double>& samples);
+
+// Decides when a point has enough samples: at least min_samples, then stop as
+// soon as the relative standard error of the mean is at most max_rel_stderr,
+// or when the time budget or max_samples runs out.
+class StopRule {
+ public:
+  explicit StopRule(const MeasureSettings& s) : s_(s) {}
+  void add(double sample_ms);
+  // Empty while sampling should go on; otherwise why it stopped.
+  std::string done(double elapsed_s) const;
+  const std::vector<double>& samples() const { return samples_; }
+
+ private:
+  MeasureSettings s_;
+  std::vector<double> samples_;
+  double sum_ = 0, sum_sq_ = 0;
+};
+
+}  // namespace sortbench

@@ -1,0 +1,136 @@
+// The variant registry. A variant file describes itself with a VariantInfo and
+// registers it with SORTBENCH_REGISTER_VARIANT at namespace scope; nothing else
+// in the project needs to change to add one (NVBench-style registration).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "sortbench/types.hpp"
+
+namespace sortbench {
+
+// One point of a sweep as a variant sees it.
+struct Problem {
+  KeyType key = KeyType::u32;
+  ValueType value = ValueType::none;
+  Order order = Order::ascending;
+  std::size_t n = 0;
+};
+
+// Buffers of one point. Device pointers for device variants, host pointers
+// for host variants. keys_in holds the input when run() starts and may be used
+// as scratch; keys_out must hold the sorted keys when the stream's work is done.
+// The values (u32, the original index of each key) follow the same rule;
+// both value pointers are null for keys-only problems.
+struct Buffers {
+  void* keys_in = nullptr;
+  void* keys_out = nullptr;
+  void* values_in = nullptr;
+  void* values_out = nullptr;
+};
+
+// A variant bound to one problem. Created outside the timed region.
+class Instance {
+ public:
+  virtual ~Instance() = default;
+  // Bytes of temporary storage run() needs. Called once, untimed; it may sort
+  // the buffers (the harness restores the input afterwards).
+  virtual std::size_t temp_bytes(const Buffers& b, cudaStream_t stream) = 0;
+  // Enqueue the whole sort on `stream`. Every kernel, child grids included,
+  // must have finished when work enqueued after it on `stream` starts.
+  // Host variants sort synchronously. Throws CudaError on failure.
+  virtual void run(const Buffers& b, void* temp, std::size_t temp_bytes, cudaStream_t stream) = 0;
+};
+
+struct Param {
+  std::string name;    // descriptive: "radix_bits", "items_per_thread", "scan"
+  std::string abbrev;  // label component prefix: "rb" -> "rb8"; empty: the value alone
+  std::string value;   // numbers in decimal; written to reports as numbers
+};
+using Params = std::vector<Param>;
+
+struct VariantInfo {
+  std::string label;        // stable, readable: family.method.params (radix.onesweep.rb8.ipt15.tpb512)
+  std::string family;       // the label's leading components, e.g. "baseline.cub" or "radix"
+  std::string description;  // one line
+  std::string seed;         // the seed section it implements, e.g. "000 PMPP 13.3 Fig. 13.4"; "-" for baselines
+  std::vector<KeyType> key_types{std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
+  bool keys_only = true;    // supports ValueType::none
+  bool pairs = true;        // supports ValueType::u32
+  bool descending = false;  // supports Order::descending
+  bool stable = false;
+  bool host = false;        // runs on the CPU over host buffers
+  bool opt_in = false;      // selected only by a pattern that names its family (host baselines)
+  bool in_place = false;    // sorts keys_out (values_out) in place: the harness puts the input there
+  Params params;            // the parameter point (one policy struct)
+  std::size_t tile_keys = 0;  // keys per tile / block, for boundary tests; 0 if none
+  std::size_t max_n = std::numeric_limits<std::size_t>::max();  // declared cap
+  // Bytes moved through device memory per key by this variant (for GB/s and
+  // the fraction of copy bandwidth).
+  std::function<double(const Problem&)> bytes_per_key;
+  // Empty if the variant can run the problem, otherwise why it cannot.
+  std::function<std::string(const Problem&)> unsupported;
+  std::function<std::unique_ptr<Instance>(const Problem&)> make;
+
+  bool supports_key(KeyType k) const;
+  // Why this variant cannot run p (type, order, cap or its own check); empty if it can.
+  std::string skip_reason(const Problem& p) const;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+  // Throws std::logic_error on a duplicate or malformed label.
+  void add(VariantInfo v);
+  const std::vector<VariantInfo>& all() const { return variants_; }
+  const VariantInfo* find(const std::string& label) const;
+  // Variants whose label matches any of the glob patterns ('*', '?'), in
+  // registration-independent (label) order. Opt-in variants match only a
+  // pattern that begins with their family name.
+  std::vector<const VariantInfo*> match(const std::vector<std::string>& patterns) const;
+
+ private:
+  std::vector<VariantInfo> variants_;
+};
+
+bool glob_match(const std::string& pattern, const std::string& text);
+
+// A CUDA error raised by a variant or the harness.
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(cudaError_t code, const std::string& where);
+  cudaError_t code() const { return code_; }
+
+ private:
+  cudaError_t code_;
+};
+
+void cuda_check(cudaError_t e, const char* what);
+
+// Labels are built from parameters so a value is never written twice:
+// {radix_bits rb 8, items_per_thread ipt 15} -> "rb8.ipt15".
+std::string param_label(const Params& p);
+
+namespace detail {
+struct Registrar {
+  explicit Registrar(VariantInfo v) { Registry::instance().add(std::move(v)); }
+};
+}  // namespace detail
+
+}  // namespace sortbench
+
+#define SORTBENCH_CONCAT_INNER(a, b) a##b
+#define SORTBENCH_CONCAT(a, b) SORTBENCH_CONCAT_INNER(a, b)
+// Registers the VariantInfo returned by the expression (usually a function call).
+#define SORTBENCH_REGISTER_VARIANT(...)                                                  \
+  static const ::sortbench::detail::Registrar SORTBENCH_CONCAT(sortbench_registrar_, \
+                                                               __COUNTER__)(__VA_ARGS__)

@@ -1,0 +1,320 @@
+#include "sortbench/config.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace sortbench {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw ConfigError(where + ": " + what);
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::uint64_t checked_u64(const std::string& digits, const std::string& where, const std::string& token) {
+  errno = 0;
+  const unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
+  if (errno != 0) fail(where, "size '" + token + "' is too large");
+  return v;
+}
+
+}  // namespace
+
+std::size_t parse_size(const std::string& raw, const std::string& where) {
+  const std::string t = trim(raw);
+  const std::string expected = "expected a non-negative whole number of keys such as 65536, 2^16, 5e6 or 1Mi";
+  if (t.empty()) fail(where, "empty size; " + expected);
+  if (t[0] == '-') fail(where, "size '" + t + "' is negative; " + expected);
+  if (const auto caret = t.find('^'); caret != std::string::npos) {
+    const std::string b = t.substr(0, caret), e = t.substr(caret + 1);
+    if (!all_digits(b) || !all_digits(e)) fail(where, "size '" + t + "' is not a number; " + expected);
+    const double v = std::pow(double(checked_u64(b, where, t)), double(checked_u64(e, where, t)));
+    if (v > 9.0e18) fail(where, "size '" + t + "' is too large");
+    return std::size_t(std::llround(v));
+  }
+  for (const auto& [suffix, mult] : {std::pair<const char*, std::size_t>{"Ki", 1ull << 10},
+                                     {"Mi", 1ull << 20}, {"Gi", 1ull << 30}}) {
+    const std::string suf = suffix;
+    if (t.size() > suf.size() && t.compare(t.size() - suf.size(), suf.size(), suf) == 0) {
+      const std::string d = t.substr(0, t.size() - suf.size());
+      if (!all_digits(d)) fail(where, "size '" + t + "' is not a number; " + expected);
+      return std::size_t(checked_u64(d, where, t)) * mult;
+    }
+  }
+  if (all_digits(t)) return std::size_t(checked_u64(t, where, t));
+  if (t.find_first_of("eE") != std::string::npos) {
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (*end == '\0' && v >= 0 && v < 9.0e18 && v == std::floor(v)) return std::size_t(v);
+  }
+  fail(where, "size '" + t + "' is not a number; " + expected);
+}
+
+std::vector<std::size_t> parse_sizes(const std::string& spec, const std::string& where) {
+  std::vector<std::size_t> out;
+  for (const auto& item : split_list(spec, where)) {
+    const auto c1 = item.find(':');
+    if (c1 == std::string::npos) {
+      out.push_back(parse_size(item, where));
+      continue;
+    }
+    const auto c2 = item.find(':', c1 + 1);
+    if (c2 == std::string::npos) fail(where, "range '" + item + "' needs a step: A:B:xF or A:B:+D");
+    const std::size_t a = parse_size(item.substr(0, c1), where);
+    const std::size_t b = parse_size(item.substr(c1 + 1, c2 - c1 - 1), where);
+    const std::string step = trim(item.substr(c2 + 1));
+    if (a > b) fail(where, "range '" + item + "' runs backwards");
+    if (step.size() < 2 || (step[0] != 'x' && step[0] != '+'))
+      fail(where, "range '" + item + "' step must be xF (geometric) or +D (arithmetic)");
+    const std::size_t s = parse_size(step.substr(1), where);
+    if (step[0] == 'x') {
+      if (s < 2) fail(where, "range '" + item + "' geometric factor must be at least 2");
+      if (a == 0) fail(where, "range '" + item + "' geometric range cannot start at 0");
+      for (std::size_t v = a; v <= b; v *= s) {
+        out.push_back(v);
+        if (v > std::numeric_limits<std::size_t>::max() / s) break;
+      }
+    } else {
+      if (s == 0) fail(where, "range '" + item + "' arithmetic step must be positive");
+      for (std::size_t v = a; v <= b; v += s) out.push_back(v);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> split_list(const std::string& s, const std::string& where) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item = trim(item);
+    if (item.empty()) fail(where, "empty item in list '" + s + "'");
+    out.push_back(item);
+  }
+  if (out.empty()) fail(where, "empty list");
+  return out;
+}
+
+namespace {
+
+// Reads `doc[key]` as an array of strings (a lone string is a one-item list).
+std::vector<std::string> strings_at(const json& doc, const std::string& key, const std::string& path) {
+  const json& v = doc.at(key);
+  std::vector<std::string> out;
+  if (v.is_string()) {
+    out.push_back(v.get<std::string>());
+    return out;
+  }
+  if (!v.is_array() || v.empty()) fail(path, "expected a non-empty array of strings");
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string()) fail(path + "[" + std::to_string(i) + "]", "expected a string");
+    out.push_back(v[i].get<std::string>());
+  }
+  return out;
+}
+
+std::vector<std::size_t> sizes_at(const json& doc, const std::string& path) {
+  const json& v = doc.at("sizes");
+  std::vector<std::size_t> out;
+  const json arr = v.is_array() ? v : json::array({v});
+  if (arr.empty()) fail(path, "expected a non-empty array of sizes");
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path + "[" + std::to_string(i) + "]";
+    if (arr[i].is_number_unsigned()) {
+      out.push_back(arr[i].get<std::size_t>());
+    } else if (arr[i].is_number_integer()) {
+      fail(p, "size " + arr[i].dump() + " is negative; expected a non-negative whole number");
+    } else if (arr[i].is_string()) {
+      for (auto n : parse_sizes(arr[i].get<std::string>(), p)) out.push_back(n);
+    } else {
+      fail(p, "expected a size: a whole number or a string such as \"2^16:2^28:x4\"");
+    }
+  }
+  return out;
+}
+
+template <class T, class Parse>
+std::vector<T> parsed_at(const json& doc, const std::string& key, const std::string& path, Parse parse,
+                         const std::string& expected) {
+  std::vector<T> out;
+  const auto items = strings_at(doc, key, path);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto v = parse(items[i]);
+    if (!v) fail(path + "[" + std::to_string(i) + "]", "unknown value '" + items[i] + "'; expected " + expected);
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::vector<Distribution> dists_at(const json& doc, const std::string& path) {
+  std::vector<Distribution> out;
+  const auto items = strings_at(doc, "distributions", path);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string why;
+    auto d = parse_distribution(items[i], &why);
+    if (!d) fail(path + "[" + std::to_string(i) + "]", "unknown distribution '" + items[i] + "'; " + why);
+    out.push_back(*d);
+  }
+  return out;
+}
+
+const std::string kKeyNames = "one of u32, i32, f32, u64, i64, f64";
+
+// Fills axes from the keys present in `obj`; others stay as in `axes`.
+void read_axes(const json& obj, const std::string& path, SweepAxes& axes) {
+  static const std::set<std::string> known = {"keys", "values", "orders", "sizes", "distributions"};
+  if (obj.contains("keys"))
+    axes.keys = parsed_at<KeyType>(obj, "keys", path + ".keys", parse_key_type, kKeyNames);
+  if (obj.contains("values"))
+    axes.values = parsed_at<ValueType>(obj, "values", path + ".values", parse_value_type, "none or u32");
+  if (obj.contains("orders"))
+    axes.orders = parsed_at<Order>(obj, "orders", path + ".orders", parse_order, "ascending or descending");
+  if (obj.contains("sizes")) axes.sizes = sizes_at(obj, path + ".sizes");
+  if (obj.contains("distributions")) axes.distributions = dists_at(obj, path + ".distributions");
+}
+
+double number_at(const json& obj, const char* key, const std::string& path, double lo, double hi) {
+  const json& v = obj.at(key);
+  if (!v.is_number()) fail(path, "expected a number");
+  const double d = v.get<double>();
+  if (!(d >= lo && d <= hi)) {
+    std::ostringstream os;
+    os << "expected a number from " << lo << " to " << hi << ", got " << v.dump();
+    fail(path, os.str());
+  }
+  return d;
+}
+
+}  // namespace
+
+SweepConfig parse_config_json(const json& doc, const std::string& where) {
+  if (!doc.is_object()) fail(where, "expected a JSON object at the top level");
+  // "source" is written into reports by config_to_json and ignored here.
+  static const std::set<std::string> top = {"name", "description", "source", "variants", "baselines", "seed", "measure",
+                                            "sweeps", "keys", "values", "orders", "sizes", "distributions"};
+  for (const auto& [k, v] : doc.items())
+    if (!top.count(k)) fail(where + ": $." + k, "unknown field; expected one of name, description, variants, baselines, seed, measure, sweeps, keys, values, orders, sizes, distributions");
+  SweepConfig c;
+  c.source = where;
+  const std::string root = where + ": $";
+  if (doc.contains("name")) {
+    if (!doc["name"].is_string() || doc["name"].get<std::string>().empty()) fail(root + ".name", "expected a non-empty string");
+    c.name = doc["name"].get<std::string>();
+    if (c.name.find_first_of("/\\ ") != std::string::npos) fail(root + ".name", "expected a name without '/', '\\' or spaces");
+  }
+  if (doc.contains("variants")) c.variants = strings_at(doc, "variants", root + ".variants");
+  if (doc.contains("baselines")) c.baselines = strings_at(doc, "baselines", root + ".baselines");
+  if (doc.contains("seed")) {
+    if (!doc["seed"].is_number_unsigned()) fail(root + ".seed", "expected a non-negative integer");
+    c.seed = doc["seed"].get<std::uint64_t>();
+  }
+  if (doc.contains("measure")) {
+    const json& m = doc["measure"];
+    const std::string mp = root + ".measure";
+    if (!m.is_object()) fail(mp, "expected an object");
+    for (const auto& [k, v] : m.items()) {
+      const std::string p = mp + "." + k;
+      if (k == "warmup_runs") c.measure.warmup_runs = int(number_at(m, "warmup_runs", p, 1, 1000));
+      else if (k == "min_samples") c.measure.min_samples = int(number_at(m, "min_samples", p, 2, 1e6));
+      else if (k == "max_samples") c.measure.max_samples = int(number_at(m, "max_samples", p, 2, 1e7));
+      else if (k == "max_rel_stderr") c.measure.max_rel_stderr = number_at(m, "max_rel_stderr", p, 0, 1);
+      else if (k == "budget_s") c.measure.budget_s = number_at(m, "budget_s", p, 0.001, 3600);
+      else if (k == "throttle_ratio") c.measure.throttle_ratio = number_at(m, "throttle_ratio", p, 0, 1);
+      else if (k == "cold_l2") {
+        if (!v.is_boolean()) fail(p, "expected true or false");
+        c.measure.cold_l2 = v.get<bool>();
+      } else {
+        fail(p, "unknown field; expected warmup_runs, min_samples, max_samples, max_rel_stderr, budget_s, throttle_ratio or cold_l2");
+      }
+    }
+    if (c.measure.max_samples < c.measure.min_samples) fail(mp + ".max_samples", "must be at least min_samples");
+  }
+  SweepAxes defaults;
+  read_axes(doc, root, defaults);
+  if (doc.contains("sweeps")) {
+    const json& s = doc["sweeps"];
+    if (!s.is_array() || s.empty()) fail(root + ".sweeps", "expected a non-empty array of objects");
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const std::string p = root + ".sweeps[" + std::to_string(i) + "]";
+      if (!s[i].is_object()) fail(p, "expected an object with keys, values, orders, sizes, distributions");
+      for (const auto& [k, v] : s[i].items())
+        if (k != "keys" && k != "values" && k != "orders" && k != "sizes" && k != "distributions")
+          fail(p + "." + k, "unknown field; expected keys, values, orders, sizes or distributions");
+      SweepAxes a = defaults;
+      read_axes(s[i], p, a);
+      c.sweeps.push_back(a);
+    }
+  } else {
+    c.sweeps.push_back(defaults);
+  }
+  for (std::size_t i = 0; i < c.sweeps.size(); ++i) {
+    const std::string p = doc.contains("sweeps") ? root + ".sweeps[" + std::to_string(i) + "]" : root;
+    if (c.sweeps[i].sizes.empty()) fail(p + ".sizes", "missing: no sizes given");
+    if (c.sweeps[i].distributions.empty()) fail(p + ".distributions", "missing: no distributions given");
+  }
+  return c;
+}
+
+SweepConfig parse_config(const std::string& text, const std::string& where) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message carries line and column.
+    std::string what = e.what();
+    const auto pos = what.find("parse error");
+    fail(where, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+  return parse_config_json(doc, where);
+}
+
+SweepConfig load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open the config file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+json config_to_json(const SweepConfig& c) {
+  json j;
+  j["name"] = c.name;
+  j["source"] = c.source;
+  j["variants"] = c.variants;
+  j["baselines"] = c.baselines;
+  j["seed"] = c.seed;
+  j["measure"] = {{"warmup_runs", c.measure.warmup_runs},   {"min_samples", c.measure.min_samples},
+                  {"max_samples", c.measure.max_samples},   {"max_rel_stderr", c.measure.max_rel_stderr},
+                  {"budget_s", c.measure.budget_s},         {"throttle_ratio", c.measure.throttle_ratio},
+                  {"cold_l2", c.measure.cold_l2}};
+  j["sweeps"] = json::array();
+  for (const auto& a : c.sweeps) {
+    json s;
+    for (auto k : a.keys) s["keys"].push_back(to_string(k));
+    for (auto v : a.values) s["values"].push_back(to_string(v));
+    for (auto o : a.orders) s["orders"].push_back(to_string(o));
+    s["sizes"] = a.sizes;
+    for (const auto& d : a.distributions) s["distributions"].push_back(d.name());
+    j["sweeps"].push_back(s);
+  }
+  return j;
+}
+
+}  // namespace sortbench

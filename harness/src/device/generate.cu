@@ -1,0 +1,176 @@
+// Workload generation on the GPU from a seed. Every key is a pure function of
+// (seed, index), so a workload is reproducible and independent of launch shape.
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "sortbench/device.hpp"
+#include "sortbench/device/key_traits.cuh"
+
+namespace sortbench {
+namespace {
+
+__host__ __device__ inline std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Murmur3's finalizer: a bijection on 32-bit words.
+__host__ __device__ inline std::uint32_t fmix32(std::uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  return h ^ (h >> 16);
+}
+
+// Independent uniform 64-bit words: stream s, position i.
+__host__ __device__ inline std::uint64_t word(std::uint64_t seed, std::uint64_t stream, std::uint64_t i) {
+  return mix64(mix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i);
+}
+
+__device__ inline double unit(std::uint64_t w) { return double(w >> 11) * 0x1.0p-53; }  // [0, 1)
+
+struct GenParams {
+  DistKind kind;
+  int and_count;
+  std::uint64_t unique;
+  std::uint64_t seed;
+  std::size_t n;
+};
+
+template <class T>
+__device__ T key_from_word(std::uint64_t w) {
+  using Bits = typename KeyTraits<T>::UnsignedBits;
+  return KeyTraits<T>::from_bits(Bits(w));
+}
+
+// The i-th of n evenly spaced keys over the finite ordered range of T.
+template <class T>
+__device__ T spaced_key(std::size_t i, std::size_t n) {
+  using Tr = KeyTraits<T>;
+  using Bits = typename Tr::UnsignedBits;
+  Bits lo = 0, hi = ~Bits(0);
+  if constexpr (std::is_floating_point_v<T>) {
+    lo = Tr::ordered(-std::numeric_limits<T>::max());
+    hi = Tr::ordered(std::numeric_limits<T>::max());
+  }
+  const double frac = n > 1 ? double(i) / double(n - 1) : 0.0;
+  // Monotone in i, so the sequence is non-decreasing in key order.
+  double off = double(hi - lo) * frac;
+  Bits step = off >= double(hi - lo) ? Bits(hi - lo) : Bits(off);
+  return Tr::from_ordered(Bits(lo + step));
+}
+
+template <class T>
+__global__ void generate_kernel(T* keys, GenParams p) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.n; i += stride) {
+    T k{};
+    switch (p.kind) {
+      case DistKind::uniform: k = key_from_word<T>(word(p.seed, 0, i)); break;
+      case DistKind::entropy: {
+        if (p.and_count < 0) {
+          k = key_from_word<T>(word(p.seed, 99, 0));  // entropy 0: all keys equal
+        } else {
+          std::uint64_t w = word(p.seed, 0, i);
+          for (int j = 1; j <= p.and_count; ++j) w &= word(p.seed, std::uint64_t(j), i);
+          k = key_from_word<T>(w);
+        }
+        break;
+      }
+      case DistKind::sorted: k = spaced_key<T>(i, p.n); break;
+      case DistKind::reverse: k = spaced_key<T>(p.n - 1 - i, p.n); break;
+      case DistKind::nearly_sorted: {
+        // Sorted, then in each window of 200 keys one key of the first half
+        // swaps with one of the second half: 1 % of keys out of place.
+        const std::size_t w = i / 200, base = w * 200;
+        const std::size_t a = base + word(p.seed, 20, w) % 100;
+        const std::size_t b = base + 100 + word(p.seed, 21, w) % 100;
+        std::size_t src = i;
+        if (b < p.n) src = i == a ? b : (i == b ? a : i);
+        k = spaced_key<T>(src, p.n);
+        break;
+      }
+      case DistKind::few_unique: k = key_from_word<T>(word(p.seed, 5, word(p.seed, 6, i) % p.unique)); break;
+      case DistKind::zipf: {
+        // Zipf with exponent 1 over ranks 1..2^20: rank = floor(2^(20u)) has
+        // P(rank = r) proportional to ln((r+1)/r), about 1/r.
+        const double r = floor(exp2(20.0 * unit(word(p.seed, 7, i))));
+        if constexpr (std::is_floating_point_v<T>) {
+          k = T(r);
+        } else {
+          // A bijective mix spreads the ranks over all key bits, so radix
+          // sorts see the skew and not a narrow bit range.
+          k = key_from_word<T>(sizeof(T) == 4 ? std::uint64_t(fmix32(std::uint32_t(r))) : mix64(std::uint64_t(r)));
+        }
+        break;
+      }
+      case DistKind::normal: {
+        if constexpr (std::is_floating_point_v<T>) {
+          const double u1 = 1.0 - unit(word(p.seed, 8, i));  // (0, 1]
+          const double u2 = unit(word(p.seed, 9, i));
+          k = T(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+        }
+        break;
+      }
+      case DistKind::file: break;
+    }
+    keys[i] = k;
+  }
+}
+
+__global__ void iota_kernel(std::uint32_t* v, std::size_t n) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    v[i] = std::uint32_t(i);
+}
+
+unsigned grid_for(std::size_t n) {
+  const std::size_t blocks = (n + 255) / 256;
+  return unsigned(blocks < 65536 ? (blocks ? blocks : 1) : 65536);
+}
+
+}  // namespace
+
+std::string distribution_skip_reason(const Distribution& d, KeyType k) {
+  if (d.kind == DistKind::normal && !is_float(k)) return "distribution normal applies to f32 and f64 keys only";
+  return {};
+}
+
+void generate_keys(const Workload& w, void* d_keys, cudaStream_t s) {
+  if (w.n == 0) return;
+  if (w.dist.kind == DistKind::file) {
+    std::ifstream in(w.dist.path, std::ios::binary | std::ios::ate);
+    if (!in) throw std::runtime_error(w.dist.path + ": cannot open the key file");
+    const auto bytes = std::size_t(in.tellg());
+    const std::size_t have = bytes / key_bytes(w.key);
+    if (have < w.n)
+      throw std::runtime_error(w.dist.path + ": holds " + std::to_string(have) + " " + to_string(w.key) +
+                               " keys, the point needs " + std::to_string(w.n));
+    std::vector<char> buf(w.n * key_bytes(w.key));
+    in.seekg(0);
+    in.read(buf.data(), std::streamsize(buf.size()));
+    cuda_check(cudaMemcpyAsync(d_keys, buf.data(), buf.size(), cudaMemcpyHostToDevice, s), "copy key file");
+    cuda_check(cudaStreamSynchronize(s), "copy key file");
+    return;
+  }
+  const GenParams p{w.dist.kind, w.dist.and_count, w.dist.unique, w.seed, w.n};
+  with_key_type(w.key, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    generate_kernel<T><<<grid_for(w.n), 256, 0, s>>>(static_cast<T*>(d_keys), p);
+  });
+  cuda_check(cudaGetLastError(), "generate_keys");
+}
+
+void fill_index_values(std::uint32_t* d_values, std::size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  iota_kernel<<<grid_for(n), 256, 0, s>>>(d_values, n);
+  cuda_check(cudaGetLastError(), "fill_index_values");
+}
+
+}  // namespace sortbench

@@ -1,0 +1,315 @@
+// The measuring loop (NVBench's method, our code; README "Measurement"):
+// temp storage allocated outside the timed region; before every sample the
+// input is restored from a pristine copy and L2 is flushed, both untimed;
+// CUDA events bracket the sort alone; a short probe after each sample reads
+// the SM clock so throttled samples are discarded; sampling stops on noise
+// (relative standard error of the mean) or the time budget.
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "sortbench/device.hpp"
+#include "sortbench/stats.hpp"
+
+namespace sortbench {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", bytes / kGiB);
+  return buf;
+}
+
+// Spins ~50 us and reports SM cycles and nanoseconds elapsed: the SM clock
+// right after a sample.
+__global__ void sm_clock_probe(unsigned long long* out) {
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  } while (t1 - t0 < 50000);
+  const long long c1 = clock64();
+  out[0] = (unsigned long long)(c1 - c0);
+  out[1] = t1 - t0;
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  void reset() {
+    if (p) cudaFree(p);
+    p = nullptr;
+    bytes = 0;
+  }
+  // Returns false (and clears the error) when the allocation fails.
+  bool alloc(std::size_t b) {
+    reset();
+    if (b == 0) return true;
+    if (cudaMalloc(&p, b) != cudaSuccess) {
+      cudaGetLastError();
+      p = nullptr;
+      return false;
+    }
+    bytes = b;
+    return true;
+  }
+  ~DeviceBuffer() { reset(); }
+};
+
+}  // namespace
+
+struct Runner::State {
+  MeasureSettings m;
+  DeviceInfo info;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  DeviceBuffer flush;
+  unsigned long long* clock_host = nullptr;
+  unsigned long long* clock_dev = nullptr;
+
+  Workload w;
+  std::string workload_skip;  // why the prepared workload cannot run
+  DeviceBuffer pristine_keys, pristine_values, keys_in, keys_out, values_in, values_out;
+  std::vector<char> host_pristine_keys, host_keys_in, host_keys_out;
+  std::vector<std::uint32_t> host_pristine_values, host_values_in, host_values_out;
+  bool host_copy_ready = false;
+};
+
+Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make_unique<State>()) {
+  st_->m = m;
+  st_->info = info;
+  cuda_check(cudaStreamCreateWithFlags(&st_->stream, cudaStreamNonBlocking), "runner stream");
+  cuda_check(cudaEventCreate(&st_->start), "runner events");
+  cuda_check(cudaEventCreate(&st_->stop), "runner events");
+  // A write of an L2-sized buffer evicts whatever the previous sample left there.
+  if (!st_->flush.alloc(std::max<std::size_t>(info.l2_bytes, 1 << 20)))
+    throw CudaError(cudaErrorMemoryAllocation, "L2 flush buffer");
+  cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&st_->clock_host), 2 * sizeof(unsigned long long),
+                           cudaHostAllocMapped),
+             "clock probe buffer");
+  cuda_check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&st_->clock_dev), st_->clock_host, 0),
+             "clock probe buffer");
+}
+
+Runner::~Runner() {
+  if (!st_) return;
+  st_->pristine_keys.reset();
+  cudaFreeHost(st_->clock_host);
+  cudaEventDestroy(st_->start);
+  cudaEventDestroy(st_->stop);
+  cudaStreamDestroy(st_->stream);
+}
+
+std::string Runner::prepare(const Workload& w) {
+  State& s = *st_;
+  s.w = w;
+  s.host_copy_ready = false;
+  s.workload_skip.clear();
+  for (DeviceBuffer* b : {&s.pristine_keys, &s.pristine_values, &s.keys_in, &s.keys_out, &s.values_in, &s.values_out})
+    b->reset();
+  if (!lost_.empty()) return s.workload_skip = "CUDA context lost earlier: " + lost_;
+  if (auto why = distribution_skip_reason(w.dist, w.key); !why.empty()) return s.workload_skip = why;
+  const std::size_t kb = w.n * key_bytes(w.key), vb = w.n * value_bytes(w.value);
+  const std::size_t need = 3 * (kb + vb);
+  std::size_t free_b = 0, total_b = 0;
+  cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+  if (double(need) > 0.95 * double(free_b))
+    return s.workload_skip = "needs " + gib(double(need)) + " GiB for input and output buffers, " +
+                             gib(double(free_b)) + " GiB free";
+  if (!s.pristine_keys.alloc(kb) || !s.keys_in.alloc(kb) || !s.keys_out.alloc(kb) ||
+      !s.pristine_values.alloc(vb) || !s.values_in.alloc(vb) || !s.values_out.alloc(vb))
+    return s.workload_skip = "out of device memory allocating " + gib(double(need)) + " GiB of buffers";
+  try {
+    generate_keys(w, s.pristine_keys.p, s.stream);
+    if (vb) fill_index_values(static_cast<std::uint32_t*>(s.pristine_values.p), w.n, s.stream);
+    cuda_check(cudaStreamSynchronize(s.stream), "workload generation");
+  } catch (const CudaError&) {
+    throw;
+  } catch (const std::exception& e) {
+    return s.workload_skip = e.what();
+  }
+  return {};
+}
+
+PointResult Runner::measure(const VariantInfo& v) {
+  State& s = *st_;
+  const Problem p = s.w.problem();
+  PointResult r;
+  r.variant = v.label;
+  r.family = v.family;
+  r.params = v.params;
+  r.claims_stable = v.stable;
+  r.key = p.key;
+  r.value = p.value;
+  r.order = p.order;
+  r.n = p.n;
+  r.distribution = s.w.dist.name();
+  r.seed = s.w.seed;
+  r.bytes_per_key = v.bytes_per_key(p);
+  r.cold_l2 = s.m.cold_l2 && !v.host;
+
+  auto skip = [&](const std::string& why) {
+    r.status = Status::skipped;
+    r.reason = why;
+    return r;
+  };
+  if (!lost_.empty()) return skip("CUDA context lost earlier: " + lost_);
+  if (!s.workload_skip.empty()) return skip(s.workload_skip);
+  if (auto why = v.skip_reason(p); !why.empty()) return skip(why);
+
+  const bool pairs = p.value != ValueType::none;
+  const std::size_t kb = p.n * key_bytes(p.key), vb = p.n * value_bytes(p.value);
+  DeviceBuffer temp;
+  try {
+    // Buffers as the variant sees them; restore() puts the pristine input
+    // where the variant reads it.
+    Buffers b;
+    std::function<void()> restore;
+    if (v.host) {
+      if (!s.host_copy_ready) {
+        s.host_pristine_keys.resize(kb);
+        s.host_pristine_values.resize(p.n * (pairs ? 1 : 0));
+        cuda_check(cudaMemcpy(s.host_pristine_keys.data(), s.pristine_keys.p, kb, cudaMemcpyDeviceToHost), "host copy");
+        if (pairs)
+          cuda_check(cudaMemcpy(s.host_pristine_values.data(), s.pristine_values.p, vb, cudaMemcpyDeviceToHost), "host copy");
+        s.host_keys_in.resize(kb);
+        s.host_keys_out.resize(kb);
+        s.host_values_in.resize(s.host_pristine_values.size());
+        s.host_values_out.resize(s.host_pristine_values.size());
+        s.host_copy_ready = true;
+      }
+      b = {s.host_keys_in.data(), s.host_keys_out.data(), pairs ? s.host_values_in.data() : nullptr,
+           pairs ? s.host_values_out.data() : nullptr};
+      restore = [&, b] {
+        std::memcpy(v.in_place ? b.keys_out : b.keys_in, s.host_pristine_keys.data(), kb);
+        if (pairs) std::memcpy(v.in_place ? b.values_out : b.values_in, s.host_pristine_values.data(), vb);
+      };
+    } else {
+      b = {s.keys_in.p, s.keys_out.p, pairs ? s.values_in.p : nullptr, pairs ? s.values_out.p : nullptr};
+      restore = [&, b] {
+        if (kb) cuda_check(cudaMemcpyAsync(v.in_place ? b.keys_out : b.keys_in, s.pristine_keys.p, kb,
+                                           cudaMemcpyDeviceToDevice, s.stream), "restore input");
+        if (vb) cuda_check(cudaMemcpyAsync(v.in_place ? b.values_out : b.values_in, s.pristine_values.p, vb,
+                                           cudaMemcpyDeviceToDevice, s.stream), "restore input");
+      };
+    }
+    // Validation reads the device output buffers; host results are copied there.
+    auto check = [&]() {
+      if (v.host) {
+        if (kb) cuda_check(cudaMemcpy(s.keys_out.p, b.keys_out, kb, cudaMemcpyHostToDevice), "host result");
+        if (vb) cuda_check(cudaMemcpy(s.values_out.p, b.values_out, vb, cudaMemcpyHostToDevice), "host result");
+      }
+      return validate_sort(p, s.pristine_keys.p, s.keys_out.p, static_cast<std::uint32_t*>(s.values_out.p),
+                           v.stable, s.stream);
+    };
+
+    auto inst = v.make(p);
+    restore();
+    r.temp_bytes = inst->temp_bytes(b, s.stream);
+    cuda_check(cudaStreamSynchronize(s.stream), "temp storage query");
+    std::size_t free_b = 0, total_b = 0;
+    cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    if (double(r.temp_bytes) > 0.95 * double(free_b))
+      return skip("needs " + gib(double(r.temp_bytes)) + " GiB of temporary storage, " + gib(double(free_b)) +
+                  " GiB free");
+    if (!temp.alloc(r.temp_bytes)) return skip("out of device memory allocating " + gib(double(r.temp_bytes)) + " GiB of temporary storage");
+
+    for (int i = 0; i < s.m.warmup_runs; ++i) {
+      restore();
+      inst->run(b, temp.p, temp.bytes, s.stream);
+      cuda_check(cudaStreamSynchronize(s.stream), "warm-up run");
+      if (i == 0) {
+        r.validation = check();
+        if (!r.validation.ok()) {
+          r.status = Status::failed;
+          r.reason = "validation: " + r.validation.message;
+          return r;
+        }
+      }
+    }
+
+    StopRule rule(s.m);
+    std::vector<double> clocks;
+    const double peak = double(s.info.sm_clock_peak_mhz);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (;;) {
+      restore();
+      double ms = 0, mhz = 0;
+      if (v.host) {
+        const auto h0 = std::chrono::steady_clock::now();
+        inst->run(b, nullptr, 0, s.stream);
+        ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
+      } else {
+        if (s.m.cold_l2)
+          cuda_check(cudaMemsetAsync(s.flush.p, int(rule.samples().size() & 0xff), s.flush.bytes, s.stream), "L2 flush");
+        cuda_check(cudaEventRecord(s.start, s.stream), "event");
+        inst->run(b, temp.p, temp.bytes, s.stream);
+        cuda_check(cudaEventRecord(s.stop, s.stream), "event");
+        sm_clock_probe<<<1, 1, 0, s.stream>>>(s.clock_dev);
+        cuda_check(cudaGetLastError(), "clock probe");
+        cuda_check(cudaStreamSynchronize(s.stream), "sample");
+        float f = 0;
+        cuda_check(cudaEventElapsedTime(&f, s.start, s.stop), "event time");
+        ms = f;
+        const double ns = double(s.clock_host[1]);
+        mhz = ns > 0 ? double(s.clock_host[0]) / ns * 1e3 : 0;
+      }
+      if (!v.host && peak > 0 && mhz < s.m.throttle_ratio * peak) {
+        ++r.throttled_samples;  // discarded, as NVBench does
+      } else {
+        rule.add(ms);
+        if (!v.host) clocks.push_back(mhz);
+      }
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      r.stop_reason = rule.done(elapsed);
+      if (!r.stop_reason.empty()) break;
+      if (r.throttled_samples > std::size_t(s.m.max_samples)) {
+        r.stop_reason = "throttled";
+        break;
+      }
+    }
+    // The last sample's output is checked too: every timed run must be right.
+    const Validation last = check();
+    if (!last.ok()) {
+      r.validation = last;
+      r.status = Status::failed;
+      r.reason = "validation of the last timed run: " + last.message;
+      return r;
+    }
+    if (rule.samples().empty()) {
+      r.status = Status::failed;
+      r.reason = "every sample ran throttled (SM clock under " + std::to_string(int(s.m.throttle_ratio * 100)) +
+                 " % of peak)";
+      return r;
+    }
+    r.time_ms = summarize(rule.samples());
+    if (!clocks.empty()) r.sm_clock_mhz = summarize(clocks).median;
+    r.throttled = r.throttled_samples > 0;
+    const double sec = r.time_ms.median * 1e-3;
+    if (sec > 0) {
+      r.gkeys_per_s = double(p.n) / sec / 1e9;
+      r.gb_per_s = r.bytes_per_key * double(p.n) / sec / 1e9;
+      if (s.info.copy_gb_per_s > 0) r.fraction_of_copy_bw = r.gb_per_s / s.info.copy_gb_per_s;
+    }
+    r.status = Status::ok;
+  } catch (const CudaError& e) {
+    r.status = e.code() == cudaErrorMemoryAllocation ? Status::skipped : Status::failed;
+    r.reason = e.what();
+    cudaGetLastError();  // clears errors that do not poison the context
+    const cudaError_t sticky = cudaDeviceSynchronize();
+    if (sticky != cudaSuccess) {
+      lost_ = v.label + ": " + cudaGetErrorName(sticky);
+      r.reason += " (the CUDA context is lost; later points are skipped)";
+    }
+  } catch (const std::exception& e) {
+    r.status = Status::failed;
+    r.reason = e.what();
+  }
+  return r;
+}
+
+}  // namespace sortbench

@@ -1,0 +1,215 @@
+// Validation of every measured result, on the GPU:
+//   sorted      - each adjacent pair in the requested order (key_traits.cuh's order);
+//   permutation - keys only: equal 128-bit multiset hashes of the raw key bits;
+//                 pairs: each output value is an input index whose key is the
+//                 output key bit for bit, and the values are a permutation of 0..n-1;
+//   stable      - pairs of equal keys keep their original index order.
+#include <climits>
+#include <vector>
+
+#include "sortbench/device.hpp"
+#include "sortbench/device/key_traits.cuh"
+
+namespace sortbench {
+namespace {
+
+__host__ __device__ inline std::uint64_t hash_a(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+__host__ __device__ inline std::uint64_t hash_b(std::uint64_t z) {
+  z ^= 0x5851F42D4C957F2Dull;
+  z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDull;
+  z = (z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53ull;
+  return z ^ (z >> 33);
+}
+
+struct Checks {
+  unsigned long long first_unsorted;
+  unsigned long long first_unstable;
+  unsigned long long first_bad_pair;
+  unsigned long long in_a, in_b, out_a, out_b;  // multiset hashes (sums mod 2^64)
+};
+
+__device__ void block_add(unsigned long long* dst, unsigned long long v) {
+  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  if ((threadIdx.x & 31) == 0 && v) atomicAdd(dst, v);
+}
+
+template <class T>
+__global__ void order_kernel(const T* out, const std::uint32_t* vals, std::size_t n, bool desc, bool stable,
+                             Checks* c) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x + 1; i < n; i += stride) {
+    const auto a = ordered_bits(out[i - 1], desc), b = ordered_bits(out[i], desc);
+    if (a > b) atomicMin(&c->first_unsorted, (unsigned long long)i);
+    else if (stable && a == b && vals[i - 1] > vals[i]) atomicMin(&c->first_unstable, (unsigned long long)i);
+  }
+}
+
+template <class T>
+__global__ void keys_hash_kernel(const T* in, const T* out, std::size_t n, Checks* c) {
+  unsigned long long ia = 0, ib = 0, oa = 0, ob = 0;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  // Every lane runs the same trip count so the warp shuffles stay converged.
+  const std::size_t start = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (std::size_t i = start; i < n; i += stride) {
+    const std::uint64_t x = KeyTraits<T>::to_bits(in[i]), y = KeyTraits<T>::to_bits(out[i]);
+    ia += hash_a(x);
+    ib += hash_b(x);
+    oa += hash_a(y);
+    ob += hash_b(y);
+  }
+  block_add(&c->in_a, ia);
+  block_add(&c->in_b, ib);
+  block_add(&c->out_a, oa);
+  block_add(&c->out_b, ob);
+}
+
+template <class T>
+__global__ void pairs_kernel(const T* in, const T* out, const std::uint32_t* vals, std::size_t n, Checks* c) {
+  unsigned long long sa = 0, sb = 0;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const std::uint32_t v = vals[i];
+    if (v >= n || KeyTraits<T>::to_bits(in[v]) != KeyTraits<T>::to_bits(out[i])) {
+      atomicMin(&c->first_bad_pair, (unsigned long long)i);
+    }
+    // Values are a permutation of 0..n-1 iff these sums vanish (with
+    // overwhelming probability for any other multiset).
+    sa += hash_a(v) - hash_a(i);
+    sb += hash_b(v) - hash_b(i);
+  }
+  block_add(&c->in_a, sa);
+  block_add(&c->in_b, sb);
+}
+
+template <class T>
+__global__ void first_difference_kernel(const T* a, const T* b, std::size_t n, bool raw, Checks* c) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const bool differ = raw ? KeyTraits<T>::to_bits(a[i]) != KeyTraits<T>::to_bits(b[i])
+                            : KeyTraits<T>::ordered(a[i]) != KeyTraits<T>::ordered(b[i]);
+    if (differ) atomicMin(&c->first_bad_pair, (unsigned long long)i);
+  }
+}
+
+unsigned grid_for(std::size_t n) {
+  const std::size_t blocks = (n + 255) / 256;
+  return unsigned(blocks < 4096 ? (blocks ? blocks : 1) : 4096);
+}
+
+struct DeviceChecks {
+  Checks* d = nullptr;
+  DeviceChecks() { cuda_check(cudaMalloc(&d, sizeof(Checks)), "validation scratch"); }
+  ~DeviceChecks() { cudaFree(d); }
+  void reset(cudaStream_t s) {
+    Checks h{ULLONG_MAX, ULLONG_MAX, ULLONG_MAX, 0, 0, 0, 0};
+    cuda_check(cudaMemcpyAsync(d, &h, sizeof h, cudaMemcpyHostToDevice, s), "validation reset");
+    cuda_check(cudaStreamSynchronize(s), "validation reset");
+  }
+  Checks read(cudaStream_t s) {
+    Checks h{};
+    cuda_check(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s), "validation read");
+    cuda_check(cudaStreamSynchronize(s), "validation");
+    return h;
+  }
+};
+
+// For a keys-only permutation failure: sorts the pristine input with the
+// registered CUB baseline and returns the first index whose key differs.
+template <class T>
+std::int64_t locate_with_reference(const Problem& p, const T* pristine, const T* out, DeviceChecks& chk,
+                                   cudaStream_t s) {
+  const VariantInfo* ref = Registry::instance().find("cub.radix_sort");
+  if (!ref) return -1;
+  T *in = nullptr, *sorted = nullptr;
+  void* temp = nullptr;
+  std::int64_t first = -1;
+  try {
+    cuda_check(cudaMalloc(&in, p.n * sizeof(T)), "reference sort");
+    cuda_check(cudaMalloc(&sorted, p.n * sizeof(T)), "reference sort");
+    cuda_check(cudaMemcpyAsync(in, pristine, p.n * sizeof(T), cudaMemcpyDeviceToDevice, s), "reference sort");
+    Problem kp = p;
+    kp.value = ValueType::none;
+    auto inst = ref->make(kp);
+    Buffers b{in, sorted, nullptr, nullptr};
+    const std::size_t bytes = inst->temp_bytes(b, s);
+    cuda_check(cudaMalloc(&temp, bytes ? bytes : 1), "reference sort");
+    inst->run(b, temp, bytes, s);
+    for (bool raw : {false, true}) {
+      chk.reset(s);
+      first_difference_kernel<T><<<grid_for(p.n), 256, 0, s>>>(sorted, out, p.n, raw, chk.d);
+      const Checks h = chk.read(s);
+      if (h.first_bad_pair != ULLONG_MAX) {
+        first = std::int64_t(h.first_bad_pair);
+        break;
+      }
+    }
+  } catch (const CudaError&) {
+    first = -1;
+  }
+  cudaFree(in);
+  cudaFree(sorted);
+  cudaFree(temp);
+  return first;
+}
+
+}  // namespace
+
+Validation validate_sort(const Problem& p, const void* d_pristine_keys, const void* d_out_keys,
+                         const std::uint32_t* d_out_values, bool check_stable, cudaStream_t s) {
+  Validation v;
+  v.checked = true;
+  const bool pairs = p.value != ValueType::none;
+  v.stability_checked = pairs && check_stable;
+  if (p.n == 0) {
+    v.sorted = v.permutation = v.stable = true;
+    return v;
+  }
+  DeviceChecks chk;
+  chk.reset(s);
+  const bool desc = p.order == Order::descending;
+  with_key_type(p.key, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto* in = static_cast<const T*>(d_pristine_keys);
+    auto* out = static_cast<const T*>(d_out_keys);
+    order_kernel<T><<<grid_for(p.n), 256, 0, s>>>(out, d_out_values, p.n, desc, v.stability_checked, chk.d);
+    if (pairs) pairs_kernel<T><<<grid_for(p.n), 256, 0, s>>>(in, out, d_out_values, p.n, chk.d);
+    else keys_hash_kernel<T><<<grid_for(p.n), 256, 0, s>>>(in, out, p.n, chk.d);
+    cuda_check(cudaGetLastError(), "validation kernels");
+    const Checks h = chk.read(s);
+    v.sorted = h.first_unsorted == ULLONG_MAX;
+    v.stable = h.first_unstable == ULLONG_MAX;
+    if (pairs) {
+      v.permutation = h.first_bad_pair == ULLONG_MAX && h.in_a == 0 && h.in_b == 0;
+    } else {
+      v.permutation = h.in_a == h.out_a && h.in_b == h.out_b;
+    }
+    if (!v.sorted) {
+      v.first_bad_index = std::int64_t(h.first_unsorted);
+      v.message = "not sorted: key " + std::to_string(v.first_bad_index) + " is out of order";
+    } else if (!v.permutation) {
+      if (pairs && h.first_bad_pair != ULLONG_MAX) {
+        v.first_bad_index = std::int64_t(h.first_bad_pair);
+        v.message = "not a permutation: output " + std::to_string(v.first_bad_index) +
+                    " does not carry its input key with its index";
+      } else if (pairs) {
+        v.message = "not a permutation: the values are not the indices 0..n-1 each once";
+      } else {
+        v.first_bad_index = locate_with_reference<T>(p, in, out, chk, s);
+        v.message = "not a permutation of the input keys: first differing key " +
+                    std::to_string(v.first_bad_index) + " (against cub.radix_sort)";
+      }
+    } else if (v.stability_checked && !v.stable) {
+      v.first_bad_index = std::int64_t(h.first_unstable);
+      v.message = "not stable: equal keys at " + std::to_string(v.first_bad_index - 1) + " and " +
+                  std::to_string(v.first_bad_index) + " are out of input order";
+    }
+  });
+  return v;
+}
+
+}  // namespace sortbench

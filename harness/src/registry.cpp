@@ -1,0 +1,97 @@
+#include <algorithm>
+#include <sstream>
+
+#include "sortbench/variant.hpp"
+
+namespace sortbench {
+
+bool VariantInfo::supports_key(KeyType k) const {
+  return std::find(key_types.begin(), key_types.end(), k) != key_types.end();
+}
+
+std::string VariantInfo::skip_reason(const Problem& p) const {
+  if (!supports_key(p.key)) return "key type " + to_string(p.key) + " not supported";
+  if (p.value == ValueType::none && !keys_only) return "keys-only sorting not supported";
+  if (p.value != ValueType::none && !pairs) return "key-value pairs not supported";
+  if (p.order == Order::descending && !descending) return "descending order not supported";
+  if (p.n > max_n) return "n = " + std::to_string(p.n) + " above the variant's cap of " + std::to_string(max_n);
+  if (unsupported) return unsupported(p);
+  return {};
+}
+
+Registry& Registry::instance() {
+  static Registry r;
+  return r;
+}
+
+void Registry::add(VariantInfo v) {
+  if (v.label.empty() || v.label.find_first_of(" \t*?,") != std::string::npos)
+    throw std::logic_error("variant label '" + v.label + "' is empty or has a space, comma or wildcard");
+  if (v.family.empty() || v.label.rfind(v.family, 0) != 0)
+    throw std::logic_error("variant '" + v.label + "': the label must start with its family '" + v.family + "'");
+  if (!v.make || !v.bytes_per_key)
+    throw std::logic_error("variant '" + v.label + "' has no make or bytes_per_key");
+  if (find(v.label)) throw std::logic_error("variant '" + v.label + "' registered twice");
+  variants_.push_back(std::move(v));
+  std::sort(variants_.begin(), variants_.end(),
+            [](const VariantInfo& a, const VariantInfo& b) { return a.label < b.label; });
+}
+
+const VariantInfo* Registry::find(const std::string& label) const {
+  for (const auto& v : variants_)
+    if (v.label == label) return &v;
+  return nullptr;
+}
+
+std::vector<const VariantInfo*> Registry::match(const std::vector<std::string>& patterns) const {
+  std::vector<const VariantInfo*> out;
+  for (const auto& v : variants_) {
+    for (const auto& pat : patterns) {
+      if (!glob_match(pat, v.label)) continue;
+      if (v.opt_in && pat.rfind(v.family, 0) != 0) continue;
+      out.push_back(&v);
+      break;
+    }
+  }
+  return out;
+}
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+  // Iterative wildcard match with backtracking to the last '*'.
+  std::size_t p = 0, t = 0, star = std::string::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+CudaError::CudaError(cudaError_t code, const std::string& where)
+    : std::runtime_error(where + ": " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"),
+      code_(code) {}
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw CudaError(e, what);
+}
+
+std::string param_label(const Params& params) {
+  std::string out;
+  for (const auto& p : params) {
+    if (!out.empty()) out += '.';
+    out += p.abbrev + p.value;
+  }
+  return out;
+}
+
+}  // namespace sortbench

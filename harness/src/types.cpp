@@ -1,0 +1,137 @@
+#include "sortbench/types.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace sortbench {
+
+std::size_t key_bytes(KeyType k) {
+  switch (k) {
+    case KeyType::u32: case KeyType::i32: case KeyType::f32: return 4;
+    case KeyType::u64: case KeyType::i64: case KeyType::f64: return 8;
+  }
+  return 0;
+}
+std::size_t value_bytes(ValueType v) { return v == ValueType::u32 ? 4 : 0; }
+bool is_float(KeyType k) { return k == KeyType::f32 || k == KeyType::f64; }
+
+std::string to_string(KeyType k) {
+  switch (k) {
+    case KeyType::u32: return "u32";
+    case KeyType::i32: return "i32";
+    case KeyType::f32: return "f32";
+    case KeyType::u64: return "u64";
+    case KeyType::i64: return "i64";
+    case KeyType::f64: return "f64";
+  }
+  return "?";
+}
+std::string to_string(ValueType v) { return v == ValueType::u32 ? "u32" : "none"; }
+std::string to_string(Order o) { return o == Order::descending ? "descending" : "ascending"; }
+
+std::optional<KeyType> parse_key_type(const std::string& s) {
+  for (KeyType k : kAllKeyTypes)
+    if (to_string(k) == s) return k;
+  return std::nullopt;
+}
+std::optional<ValueType> parse_value_type(const std::string& s) {
+  if (s == "none") return ValueType::none;
+  if (s == "u32") return ValueType::u32;
+  return std::nullopt;
+}
+std::optional<Order> parse_order(const std::string& s) {
+  if (s == "ascending") return Order::ascending;
+  if (s == "descending") return Order::descending;
+  return std::nullopt;
+}
+
+const std::vector<std::pair<int, double>>& entropy_levels() {
+  // AND-ing k+1 uniform words leaves each bit set with probability 2^-(k+1).
+  static const std::vector<std::pair<int, double>> levels = {
+      {0, 1.0}, {1, 0.811}, {2, 0.544}, {3, 0.337}, {4, 0.201}, {-1, 0.0}};
+  return levels;
+}
+
+namespace {
+std::string fmt_entropy(double e) {
+  std::ostringstream os;
+  if (e == 0.0) return "0.0";
+  if (e == 1.0) return "1.0";
+  os << e;
+  return os.str();
+}
+bool parse_u64(const std::string& s, std::uint64_t* out) {
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) return false;
+  errno = 0;
+  *out = std::strtoull(s.c_str(), nullptr, 10);
+  return errno == 0;
+}
+}  // namespace
+
+std::string Distribution::name() const {
+  switch (kind) {
+    case DistKind::uniform: return "uniform";
+    case DistKind::entropy: return "entropy:" + fmt_entropy(entropy);
+    case DistKind::sorted: return "sorted";
+    case DistKind::reverse: return "reverse";
+    case DistKind::nearly_sorted: return "nearly_sorted";
+    case DistKind::few_unique: return "few_unique:" + std::to_string(unique);
+    case DistKind::zipf: return "zipf";
+    case DistKind::normal: return "normal";
+    case DistKind::file: return "file:" + path;
+  }
+  return "?";
+}
+
+std::optional<Distribution> parse_distribution(const std::string& s, std::string* why) {
+  Distribution d;
+  const auto colon = s.find(':');
+  const std::string head = s.substr(0, colon);
+  const std::string arg = colon == std::string::npos ? "" : s.substr(colon + 1);
+  auto fail = [&](const std::string& w) -> std::optional<Distribution> {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  auto no_arg = [&](DistKind k) -> std::optional<Distribution> {
+    if (colon != std::string::npos) return fail("'" + head + "' takes no argument");
+    d.kind = k;
+    return d;
+  };
+  if (head == "uniform") return no_arg(DistKind::uniform);
+  if (head == "sorted") return no_arg(DistKind::sorted);
+  if (head == "reverse") return no_arg(DistKind::reverse);
+  if (head == "nearly_sorted") return no_arg(DistKind::nearly_sorted);
+  if (head == "zipf") return no_arg(DistKind::zipf);
+  if (head == "normal") return no_arg(DistKind::normal);
+  if (head == "entropy") {
+    char* end = nullptr;
+    const double e = std::strtod(arg.c_str(), &end);
+    if (arg.empty() || *end != '\0') return fail("entropy needs a number, e.g. entropy:0.544");
+    for (const auto& [k, level] : entropy_levels()) {
+      if (std::fabs(level - e) < 5e-4) {
+        d.kind = DistKind::entropy;
+        d.and_count = k;
+        d.entropy = level;
+        return d;
+      }
+    }
+    return fail("entropy must be one of 1.0, 0.811, 0.544, 0.337, 0.201, 0.0");
+  }
+  if (head == "few_unique") {
+    std::uint64_t k = 0;
+    if (!parse_u64(arg, &k) || k == 0) return fail("few_unique needs a positive count, e.g. few_unique:16");
+    d.kind = DistKind::few_unique;
+    d.unique = k;
+    return d;
+  }
+  if (head == "file") {
+    if (arg.empty()) return fail("file needs a path, e.g. file:keys.bin");
+    d.kind = DistKind::file;
+    d.path = arg;
+    return d;
+  }
+  return fail("expected uniform, entropy:<e>, sorted, reverse, nearly_sorted, few_unique:<k>, zipf, normal or file:<path>");
+}
+
+}  // namespace sortbench

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Bad input: one line naming the file, JSON path or flag, exit code 2, and no
+# report written. Without a GPU, `run` says so in one line and exits 1.
+set -u
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+expect() {  # expect CODE PATTERN -- ARGS...
+  local code=$1 pattern=$2
+  shift 3
+  local out rc
+  out=$("$bin" "$@" --out "$tmp/report.json" 2>&1 >/dev/null)
+  rc=$?
+  local lines
+  lines=$(printf '%s\n' "$out" | grep -c .)
+  if [ "$rc" != "$code" ] || ! grep -qF -- "$pattern" <<<"$out" || [ "$lines" != 1 ] || [ -e "$tmp/report.json" ]; then
+    echo "FAIL: sortbench $* -> exit $rc, $lines lines: $out (wanted exit $code and '$pattern')"
+    fails=$((fails + 1))
+  else
+    echo "ok: sortbench $* -> $out"
+  fi
+}
+
+printf '{"name": "x", "sizes": [1' >"$tmp/malformed.json"
+printf '{"sizes": [1], "distributions": ["uniform"], "keys": ["u16"]}' >"$tmp/badkey.json"
+printf '{"sizes": [1], "distributions": ["gaussian"]}' >"$tmp/baddist.json"
+printf '{"sizes": [-4], "distributions": ["uniform"]}' >"$tmp/negsize.json"
+printf '{"sizes": [1], "distributions": ["uniform"], "variants": ["nosuch.*"]}' >"$tmp/badvariant.json"
+
+expect 2 "$tmp/malformed.json: malformed JSON" -- run --config "$tmp/malformed.json"
+expect 2 "$tmp/badkey.json: \$.keys[0]: unknown value 'u16'" -- run --config "$tmp/badkey.json"
+expect 2 "$tmp/baddist.json: \$.distributions[0]: unknown distribution 'gaussian'" -- run --config "$tmp/baddist.json"
+expect 2 "$tmp/negsize.json: \$.sizes[0]: size -4 is negative" -- run --config "$tmp/negsize.json"
+expect 2 "$tmp/badvariant.json: \$.variants: 'nosuch.*' matches no registered variant" -- run --config "$tmp/badvariant.json"
+expect 2 "$tmp/none.json: cannot open" -- run --config "$tmp/none.json"
+expect 2 "--variants: 'nosuch' matches no registered variant" -- run --variants nosuch
+expect 2 "--dist: unknown distribution 'gauss'" -- run --dist gauss
+expect 2 "--key: unknown key type 'u8'" -- run --key u8
+expect 2 "--n: size 'lots' is not a number" -- run --n lots
+expect 2 "--n: size '-5' is negative" -- run --n=-5
+expect 2 "unrecognised option '--colour'" -- run --colour
+expect 2 "--values: unknown value type 'u64'" -- run --values u64
+
+# The default sweep resolves and lists its points without a GPU.
+points=$("$bin" run --dry-run | tail -n 1)
+if [ "$points" != "252 points" ]; then
+  echo "FAIL: run --dry-run of the default sweep: '$points' (wanted 252 points)"
+  fails=$((fails + 1))
+fi
+
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  expect 1 "no usable CUDA GPU on this machine" -- run
+fi
+
+"$bin" list --json | python3 -c 'import json,sys; v=json.load(sys.stdin); assert any(x["label"]=="cub.radix_sort" for x in v)' \
+  || { echo "FAIL: list --json"; fails=$((fails + 1)); }
+
+echo "$fails failures"
+[ "$fails" = 0 ]

@@ -1,0 +1,168 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sortbench/config.hpp"
+
+using namespace sortbench;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST(Sizes, SingleValues) {
+  EXPECT_EQ(parse_size("65536", "t"), 65536u);
+  EXPECT_EQ(parse_size("2^16", "t"), 65536u);
+  EXPECT_EQ(parse_size("5e6", "t"), 5000000u);
+  EXPECT_EQ(parse_size("1Mi", "t"), 1u << 20);
+  EXPECT_EQ(parse_size(" 0 ", "t"), 0u);
+  EXPECT_EQ(parse_size("2^0", "t"), 1u);
+}
+
+TEST(Sizes, Ranges) {
+  EXPECT_EQ(parse_sizes("2^16:2^28:x4", "t"),
+            (std::vector<std::size_t>{1u << 16, 1u << 18, 1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28}));
+  EXPECT_EQ(parse_sizes("1000:5000:+2000", "t"), (std::vector<std::size_t>{1000, 3000, 5000}));
+  EXPECT_EQ(parse_sizes("10:100:x3", "t"), (std::vector<std::size_t>{10, 30, 90}));
+  EXPECT_EQ(parse_sizes("1,2^4,7", "t"), (std::vector<std::size_t>{1, 16, 7}));
+  EXPECT_EQ(parse_sizes("5:5:x2", "t"), (std::vector<std::size_t>{5}));
+}
+
+TEST(Sizes, Errors) {
+  EXPECT_NE(error_of([] { parse_size("-5", "--n"); }).find("--n: size '-5' is negative"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_size("abc", "--n"); }).find("--n: size 'abc' is not a number"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_size("1.5e3x", "--n"); }).find("not a number"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_size("2.5", "--n"); }).find("not a number"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_sizes("2^10:2^4:x2", "--n"); }).find("runs backwards"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_sizes("1:10:x1", "--n"); }).find("at least 2"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_sizes("1:10:*2", "--n"); }).find("step must be"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_sizes("1:10", "--n"); }).find("needs a step"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_sizes("0:10:x2", "--n"); }).find("cannot start at 0"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_sizes("1,,2", "--n"); }).find("empty item"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_size("99999999999999999999999", "--n"); }).find("too large"), std::string::npos);
+}
+
+TEST(Config, FullDocument) {
+  const auto c = parse_config(R"({
+    "name": "t", "variants": ["cub.*"], "seed": 7,
+    "measure": {"min_samples": 20, "budget_s": 1.5, "cold_l2": false},
+    "sizes": ["2^10", 5], "distributions": ["uniform", "entropy:0.544"],
+    "sweeps": [{"keys": ["u32", "f64"], "values": ["none"]},
+               {"keys": "u32", "values": ["u32"], "orders": ["descending"], "sizes": [1]}]
+  })", "t.json");
+  EXPECT_EQ(c.name, "t");
+  EXPECT_EQ(c.seed, 7u);
+  EXPECT_EQ(c.measure.min_samples, 20);
+  EXPECT_DOUBLE_EQ(c.measure.budget_s, 1.5);
+  EXPECT_FALSE(c.measure.cold_l2);
+  ASSERT_EQ(c.sweeps.size(), 2u);
+  EXPECT_EQ(c.sweeps[0].keys, (std::vector<KeyType>{KeyType::u32, KeyType::f64}));
+  EXPECT_EQ(c.sweeps[0].sizes, (std::vector<std::size_t>{1024, 5}));
+  EXPECT_EQ(c.sweeps[0].distributions.size(), 2u);
+  EXPECT_EQ(c.sweeps[1].values, (std::vector<ValueType>{ValueType::u32}));
+  EXPECT_EQ(c.sweeps[1].orders, (std::vector<Order>{Order::descending}));
+  EXPECT_EQ(c.sweeps[1].sizes, (std::vector<std::size_t>{1}));
+  EXPECT_EQ(c.sweeps[1].distributions.size(), 2u);  // inherited from the top level
+}
+
+TEST(Config, ErrorsNameFileAndPath) {
+  EXPECT_NE(error_of([] { parse_config("{\"name\": ", "bad.json"); }).find("bad.json: malformed JSON"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config("[1]", "a.json"); }).find("a.json: expected a JSON object"), std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config(R"({"sizes":[1],"distributions":["uniform"],"sweeps":[{"keys":["u32","u16"]}]})", "a.json");
+            }).find("a.json: $.sweeps[0].keys[1]: unknown value 'u16'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config(R"({"sizes":[1],"distributions":["gauss"]})", "a.json"); })
+                .find("a.json: $.distributions[0]: unknown distribution 'gauss'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config(R"({"sizes":[-3],"distributions":["uniform"]})", "a.json"); })
+                .find("a.json: $.sizes[0]: size -3 is negative"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config(R"({"sizes":["ten"],"distributions":["uniform"]})", "a.json"); })
+                .find("a.json: $.sizes[0]: size 'ten' is not a number"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config(R"({"sizes":[1],"distributions":["uniform"],"colour":1})", "a.json"); })
+                .find("a.json: $.colour: unknown field"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config(R"({"distributions":["uniform"]})", "a.json"); })
+                .find("a.json: $.sizes: missing"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config(R"({"sizes":[1]})", "a.json"); }).find("$.distributions: missing"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config(R"({"sizes":[1],"distributions":["uniform"],"measure":{"min_samples":0}})", "a.json");
+            }).find("a.json: $.measure.min_samples: expected a number from 2"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config(R"({"sizes":[1],"distributions":["uniform"],"values":["u64"]})", "a.json");
+            }).find("$.values[0]: unknown value 'u64'; expected none or u32"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { load_config_file("/nonexistent/x.json"); }).find("/nonexistent/x.json: cannot open"),
+            std::string::npos);
+}
+
+TEST(Config, RoundTripThroughReportForm) {
+  const auto c = parse_config(R"({"name":"rt","variants":["a*"],"sizes":["2^4:2^8:x2"],
+    "distributions":["few_unique:5","entropy:0.201"],"keys":["i64"],"values":["u32"],"orders":["descending"]})",
+                              "rt.json");
+  const auto back = parse_config(config_to_json(c).dump(), "again.json");
+  auto a = config_to_json(back), b = config_to_json(c);
+  EXPECT_EQ(a["source"], "again.json");  // where it was read from, not where it was first written
+  a.erase("source");
+  b.erase("source");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(back.sweeps[0].sizes.size(), 5u);
+}
+
+TEST(Config, EmbeddedQuickConfigMatchesTheFile) {
+  const auto c = parse_config(embedded_quick_config(), "embedded");
+  EXPECT_EQ(c.name, "quick");
+  std::ifstream in(std::string(SORTBENCH_SOURCE_DIR) + "/configs/quick.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(ss.str(), embedded_quick_config());
+}
+
+TEST(Config, EveryShippedConfigParses) {
+  for (const char* name : {"quick.json"}) {
+    EXPECT_NO_THROW(load_config_file(std::string(SORTBENCH_SOURCE_DIR) + "/configs/" + name)) << name;
+  }
+}
+
+TEST(Distributions, NamesRoundTrip) {
+  for (const char* n : {"uniform", "entropy:0.811", "entropy:0.544", "entropy:0.337", "entropy:0.201", "entropy:0.0",
+                        "entropy:1.0", "sorted", "reverse", "nearly_sorted", "few_unique:16", "zipf", "normal",
+                        "file:/tmp/k.bin"}) {
+    std::string why;
+    auto d = parse_distribution(n, &why);
+    ASSERT_TRUE(d) << n << ": " << why;
+    EXPECT_EQ(d->name(), n);
+  }
+  std::string why;
+  EXPECT_FALSE(parse_distribution("entropy:0.5", &why));
+  EXPECT_NE(why.find("0.544"), std::string::npos);
+  EXPECT_FALSE(parse_distribution("few_unique:0", &why));
+  EXPECT_FALSE(parse_distribution("sorted:3", &why));
+  EXPECT_FALSE(parse_distribution("file:", &why));
+  auto e = parse_distribution("entropy:0.544", &why);
+  EXPECT_EQ(e->and_count, 2);
+  EXPECT_EQ(parse_distribution("entropy:0", &why)->and_count, -1);
+}
+
+TEST(Types, Names) {
+  for (KeyType k : kAllKeyTypes) EXPECT_EQ(parse_key_type(to_string(k)), k);
+  EXPECT_FALSE(parse_key_type("u16"));
+  EXPECT_EQ(key_bytes(KeyType::f64), 8u);
+  EXPECT_EQ(value_bytes(ValueType::none), 0u);
+  EXPECT_TRUE(is_float(KeyType::f32));
+  EXPECT_FALSE(is_float(KeyType::i64));
+}

@@ -1,0 +1,74 @@
+// Helpers for the GPU tests: skip without a GPU, device buffers, one run of a variant.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "sortbench/device.hpp"
+
+namespace sortbench::test {
+
+#define SORTBENCH_REQUIRE_GPU()                                     \
+  do {                                                              \
+    std::string why_no_gpu;                                         \
+    if (!::sortbench::gpu_available(&why_no_gpu)) GTEST_SKIP() << why_no_gpu; \
+  } while (0)
+
+struct DevMem {
+  void* p = nullptr;
+  explicit DevMem(std::size_t bytes) {
+    if (bytes) cuda_check(cudaMalloc(&p, bytes), "test buffer");
+  }
+  ~DevMem() { cudaFree(p); }
+  DevMem(DevMem&& o) noexcept : p(o.p) { o.p = nullptr; }
+  DevMem(const DevMem&) = delete;
+  DevMem& operator=(const DevMem&) = delete;
+};
+
+template <class T>
+std::vector<T> to_host(const void* d, std::size_t n) {
+  std::vector<T> h(n);
+  if (n) cuda_check(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "to host");
+  return h;
+}
+
+// Runs v once on the pristine input (device buffers) and leaves the result in
+// out_keys / out_values, exactly as the runner does (untimed).
+inline void run_once(const VariantInfo& v, const Problem& p, const void* pristine_keys,
+                     const std::uint32_t* pristine_values, void* in_keys, void* out_keys, std::uint32_t* in_values,
+                     std::uint32_t* out_values, cudaStream_t s) {
+  const std::size_t kb = p.n * key_bytes(p.key), vb = p.n * value_bytes(p.value);
+  const bool pairs = p.value != ValueType::none;
+  auto inst = v.make(p);
+  if (v.host) {
+    std::vector<char> hk_in(kb), hk_out(kb);
+    std::vector<std::uint32_t> hv_in(pairs ? p.n : 0), hv_out(pairs ? p.n : 0);
+    std::vector<char>& kdst = v.in_place ? hk_out : hk_in;
+    std::vector<std::uint32_t>& vdst = v.in_place ? hv_out : hv_in;
+    if (kb) cuda_check(cudaMemcpy(kdst.data(), pristine_keys, kb, cudaMemcpyDeviceToHost), "host input");
+    if (vb) cuda_check(cudaMemcpy(vdst.data(), pristine_values, vb, cudaMemcpyDeviceToHost), "host input");
+    Buffers b{hk_in.data(), hk_out.data(), pairs ? hv_in.data() : nullptr, pairs ? hv_out.data() : nullptr};
+    inst->run(b, nullptr, inst->temp_bytes(b, s), s);
+    if (kb) cuda_check(cudaMemcpy(out_keys, hk_out.data(), kb, cudaMemcpyHostToDevice), "host result");
+    if (vb) cuda_check(cudaMemcpy(out_values, hv_out.data(), vb, cudaMemcpyHostToDevice), "host result");
+    return;
+  }
+  void* kdst = v.in_place ? out_keys : in_keys;
+  void* vdst = v.in_place ? static_cast<void*>(out_values) : static_cast<void*>(in_values);
+  Buffers b{in_keys, out_keys, pairs ? in_values : nullptr, pairs ? out_values : nullptr};
+  auto restore = [&] {
+    if (kb) cuda_check(cudaMemcpyAsync(kdst, pristine_keys, kb, cudaMemcpyDeviceToDevice, s), "restore");
+    if (vb) cuda_check(cudaMemcpyAsync(vdst, pristine_values, vb, cudaMemcpyDeviceToDevice, s), "restore");
+  };
+  restore();
+  const std::size_t tb = inst->temp_bytes(b, s);
+  cuda_check(cudaStreamSynchronize(s), "temp query");
+  DevMem temp(tb);
+  restore();
+  inst->run(b, temp.p, tb, s);
+  cuda_check(cudaStreamSynchronize(s), "run");
+}
+
+}  // namespace sortbench::test

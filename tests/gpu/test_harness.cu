@@ -1,0 +1,263 @@
+// The harness's own GPU parts: the validator catches each kind of wrong
+// result, the generators produce what their names promise, and the runner
+// times, validates and fails points as documented.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "gpu_test_util.hpp"
+#include "sortbench/device/key_traits.cuh"
+
+using namespace sortbench;
+using namespace sortbench::test;
+
+namespace {
+
+template <class T>
+DevMem upload(const std::vector<T>& h) {
+  DevMem d(h.size() * sizeof(T));
+  if (!h.empty()) cuda_check(cudaMemcpy(d.p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  return d;
+}
+
+Validation check_keys(const std::vector<std::uint32_t>& in, const std::vector<std::uint32_t>& out) {
+  DevMem a = upload(in), b = upload(out);
+  return validate_sort({KeyType::u32, ValueType::none, Order::ascending, in.size()}, a.p, b.p, nullptr, false, 0);
+}
+
+}  // namespace
+
+TEST(Validator, AcceptsASortedPermutation) {
+  SORTBENCH_REQUIRE_GPU();
+  EXPECT_TRUE(check_keys({3, 1, 2, 2}, {1, 2, 2, 3}).ok());
+  EXPECT_TRUE(check_keys({}, {}).ok());
+}
+
+TEST(Validator, ReportsTheFirstUnsortedIndex) {
+  SORTBENCH_REQUIRE_GPU();
+  const auto v = check_keys({1, 2, 3, 4, 5}, {1, 2, 4, 3, 5});
+  EXPECT_FALSE(v.ok());
+  EXPECT_FALSE(v.sorted);
+  EXPECT_EQ(v.first_bad_index, 3);
+}
+
+TEST(Validator, CatchesALostKey) {
+  SORTBENCH_REQUIRE_GPU();
+  const auto v = check_keys({1, 2, 3, 4}, {1, 2, 2, 4});  // sorted, but 3 became 2
+  EXPECT_TRUE(v.sorted);
+  EXPECT_FALSE(v.permutation);
+  EXPECT_EQ(v.first_bad_index, 2);  // located against cub.radix_sort
+}
+
+TEST(Validator, CatchesInstabilityAndBrokenPairs) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::vector<std::uint32_t> in = {5, 1, 5, 1};
+  DevMem din = upload(in);
+  const Problem p{KeyType::u32, ValueType::u32, Order::ascending, 4};
+  {
+    DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{1, 3, 0, 2});
+    EXPECT_TRUE(validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), true, 0).ok());
+  }
+  {
+    DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{3, 1, 0, 2});
+    const auto r = validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), true, 0);
+    EXPECT_TRUE(r.sorted && r.permutation);
+    EXPECT_FALSE(r.stable);
+    EXPECT_EQ(r.first_bad_index, 1);
+    // Unchecked when the variant does not claim stability.
+    EXPECT_TRUE(validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), false, 0).ok());
+  }
+  {
+    DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{1, 3, 0, 0});
+    const auto r = validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), false, 0);
+    EXPECT_FALSE(r.permutation);  // index 0 twice, index 2 never
+  }
+  {
+    DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{1, 2, 0, 3});
+    const auto r = validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), false, 0);
+    EXPECT_FALSE(r.permutation);  // value 2 carries key 5, not 1
+    EXPECT_EQ(r.first_bad_index, 1);
+  }
+}
+
+TEST(Validator, FloatOrderMatchesCub) {
+  SORTBENCH_REQUIRE_GPU();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float qnan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> in = {1.0f, -0.0f, qnan, -inf, 0.0f, -qnan, inf, -2.0f};
+  DevMem din = upload(in), kin(in.size() * 4), kout(in.size() * 4), vin(in.size() * 4), vout(in.size() * 4),
+      pv(in.size() * 4);
+  fill_index_values(static_cast<std::uint32_t*>(pv.p), in.size(), 0);
+  const Problem p{KeyType::f32, ValueType::u32, Order::ascending, in.size()};
+  run_once(*Registry::instance().find("cub.radix_sort"), p, din.p, static_cast<std::uint32_t*>(pv.p), kin.p, kout.p,
+           static_cast<std::uint32_t*>(vin.p), static_cast<std::uint32_t*>(vout.p), 0);
+  const auto v = validate_sort(p, din.p, kout.p, static_cast<std::uint32_t*>(vout.p), true, 0);
+  EXPECT_TRUE(v.ok()) << v.message;
+  // -NaN < -inf < -2 < -0.0 == +0.0 (input order kept) < 1 < inf < NaN
+  EXPECT_EQ(to_host<std::uint32_t>(vout.p, in.size()), (std::vector<std::uint32_t>{5, 3, 7, 1, 4, 0, 6, 2}));
+}
+
+TEST(Generators, DistributionsKeepTheirPromises) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::size_t n = 100000;
+  DevMem d(n * 8);
+  auto gen = [&](const char* name, KeyType k) {
+    generate_keys({k, ValueType::none, Order::ascending, n, *parse_distribution(name, nullptr), 7}, d.p, 0);
+    cuda_check(cudaDeviceSynchronize(), "generate");
+  };
+  gen("sorted", KeyType::f32);
+  {
+    auto h = to_host<float>(d.p, n);
+    EXPECT_TRUE(std::is_sorted(h.begin(), h.end()));
+    EXPECT_TRUE(std::all_of(h.begin(), h.end(), [](float x) { return std::isfinite(x); }));
+  }
+  gen("reverse", KeyType::i64);
+  {
+    auto h = to_host<std::int64_t>(d.p, n);
+    EXPECT_TRUE(std::is_sorted(h.rbegin(), h.rend()));
+    EXPECT_LT(h.back(), 0);
+  }
+  gen("nearly_sorted", KeyType::u32);
+  {
+    auto h = to_host<std::uint32_t>(d.p, n);
+    auto s = h;
+    std::sort(s.begin(), s.end());
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < n; ++i) moved += h[i] != s[i];
+    EXPECT_NEAR(double(moved) / double(n), 0.01, 0.002);
+  }
+  gen("entropy:0.0", KeyType::u64);
+  {
+    auto h = to_host<std::uint64_t>(d.p, n);
+    EXPECT_EQ(std::set<std::uint64_t>(h.begin(), h.end()).size(), 1u);
+  }
+  gen("entropy:0.544", KeyType::u32);
+  {
+    auto h = to_host<std::uint32_t>(d.p, n);
+    double ones = 0;
+    for (auto x : h) ones += __builtin_popcount(x);
+    EXPECT_NEAR(ones / (32.0 * double(n)), 0.125, 0.005);  // three words AND-ed
+  }
+  gen("few_unique:16", KeyType::f64);
+  {
+    auto h = to_host<std::uint64_t>(d.p, n);
+    EXPECT_EQ(std::set<std::uint64_t>(h.begin(), h.end()).size(), 16u);
+  }
+  gen("normal", KeyType::f64);
+  {
+    auto h = to_host<double>(d.p, n);
+    double sum = 0, sq = 0;
+    for (double x : h) sum += x, sq += x * x;
+    EXPECT_NEAR(sum / double(n), 0.0, 0.02);
+    EXPECT_NEAR(sq / double(n), 1.0, 0.03);
+  }
+  gen("zipf", KeyType::f32);
+  {
+    auto h = to_host<float>(d.p, n);
+    const auto ones = std::count(h.begin(), h.end(), 1.0f);
+    EXPECT_NEAR(double(ones) / double(n), std::log2(2.0) / 20.0, 0.01);  // P(rank 1) = 1/20
+  }
+  EXPECT_NE(distribution_skip_reason(*parse_distribution("normal", nullptr), KeyType::u32), "");
+  // The same seed gives the same keys; another seed other keys.
+  gen("uniform", KeyType::u32);
+  auto a = to_host<std::uint32_t>(d.p, n);
+  gen("uniform", KeyType::u32);
+  EXPECT_EQ(a, to_host<std::uint32_t>(d.p, n));
+  generate_keys({KeyType::u32, ValueType::none, Order::ascending, n, *parse_distribution("uniform", nullptr), 8}, d.p, 0);
+  EXPECT_NE(a, to_host<std::uint32_t>(d.p, n));
+}
+
+// Deliberately wrong variants, registered in this test binary only: the
+// runner must fail them, never time them.
+namespace {
+
+class CopyOnly final : public Instance {
+ public:
+  explicit CopyOnly(const Problem& p, bool lose) : p_(p), lose_(lose) {}
+  std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return 0; }
+  void run(const Buffers& b, void*, std::size_t, cudaStream_t s) override {
+    const std::size_t kb = p_.n * key_bytes(p_.key);
+    if (!lose_) {
+      cuda_check(cudaMemcpyAsync(b.keys_out, b.keys_in, kb, cudaMemcpyDeviceToDevice, s), "copy");
+      return;
+    }
+    // Sorted but not a permutation: every key becomes the first one.
+    for (std::size_t i = 0; i < p_.n; ++i)
+      cuda_check(cudaMemcpyAsync(static_cast<char*>(b.keys_out) + i * 4, b.keys_in, 4, cudaMemcpyDeviceToDevice, s), "copy");
+  }
+
+ private:
+  Problem p_;
+  bool lose_;
+};
+
+VariantInfo broken(const std::string& label, bool lose) {
+  VariantInfo v;
+  v.label = label;
+  v.family = "test";
+  v.key_types = {KeyType::u32};
+  v.pairs = false;
+  v.bytes_per_key = [](const Problem&) { return 8.0; };
+  v.make = [lose](const Problem& p) { return std::make_unique<CopyOnly>(p, lose); };
+  return v;
+}
+SORTBENCH_REGISTER_VARIANT(broken("test.copy_unsorted", false));
+SORTBENCH_REGISTER_VARIANT(broken("test.all_first_key", true));
+
+}  // namespace
+
+TEST(Runner, TimesAndValidatesCub) {
+  SORTBENCH_REQUIRE_GPU();
+  const DeviceInfo dev = query_device(true);
+  EXPECT_GT(dev.copy_gb_per_s, 100.0);
+  MeasureSettings m;
+  m.budget_s = 1.0;
+  Runner r(m, dev);
+  ASSERT_EQ(r.prepare({KeyType::u32, ValueType::u32, Order::ascending, 1 << 20, *parse_distribution("uniform", nullptr), 1}), "");
+  const PointResult p = r.measure(*Registry::instance().find("cub.radix_sort"));
+  ASSERT_EQ(p.status, Status::ok) << p.reason;
+  EXPECT_TRUE(p.validation.ok());
+  EXPECT_TRUE(p.validation.stability_checked);
+  EXPECT_GE(p.time_ms.samples, 10u);
+  EXPECT_GT(p.time_ms.median, 0.0);
+  EXPECT_GT(p.sm_clock_mhz, 100.0);
+  EXPECT_GT(p.gkeys_per_s, 0.0);
+  EXPECT_GT(p.temp_bytes, 0u);
+  EXPECT_TRUE(p.stop_reason == "noise" || p.stop_reason == "budget") << p.stop_reason;
+}
+
+TEST(Runner, FailsWrongResultsWithoutATime) {
+  SORTBENCH_REQUIRE_GPU();
+  Runner r(MeasureSettings{}, query_device(false));
+  ASSERT_EQ(r.prepare({KeyType::u32, ValueType::none, Order::ascending, 1000, *parse_distribution("uniform", nullptr), 1}), "");
+  const PointResult a = r.measure(*Registry::instance().find("test.copy_unsorted"));
+  EXPECT_EQ(a.status, Status::failed);
+  EXPECT_FALSE(a.validation.sorted);
+  EXPECT_GE(a.validation.first_bad_index, 1);
+  EXPECT_EQ(a.time_ms.samples, 0u);
+  const PointResult b = r.measure(*Registry::instance().find("test.all_first_key"));
+  EXPECT_EQ(b.status, Status::failed);
+  EXPECT_FALSE(b.validation.permutation);
+  EXPECT_NE(b.reason.find("not a permutation"), std::string::npos);
+  // The sweep goes on: a good variant on the same workload still measures.
+  EXPECT_EQ(r.measure(*Registry::instance().find("cub.radix_sort")).status, Status::ok);
+}
+
+TEST(Runner, SkipsWhatCannotRun) {
+  SORTBENCH_REQUIRE_GPU();
+  const DeviceInfo dev = query_device(false);
+  Runner r(MeasureSettings{}, dev);
+  // More keys than the GPU's memory holds.
+  const std::size_t huge = dev.total_mem / 4;
+  const std::string why = r.prepare({KeyType::u64, ValueType::u32, Order::ascending, huge, *parse_distribution("uniform", nullptr), 1});
+  EXPECT_NE(why.find("GiB free"), std::string::npos) << why;
+  const PointResult p = r.measure(*Registry::instance().find("cub.radix_sort"));
+  EXPECT_EQ(p.status, Status::skipped);
+  EXPECT_NE(p.reason.find("needs"), std::string::npos);
+  // A variant without the key type is skipped with its reason.
+  ASSERT_EQ(r.prepare({KeyType::f64, ValueType::none, Order::ascending, 10, *parse_distribution("uniform", nullptr), 1}), "");
+  const PointResult q = r.measure(*Registry::instance().find("test.copy_unsorted"));
+  EXPECT_EQ(q.status, Status::skipped);
+  EXPECT_NE(q.reason.find("f64 not supported"), std::string::npos);
+}
