@@ -261,3 +261,25 @@ TEST(Runner, SkipsWhatCannotRun) {
   EXPECT_EQ(q.status, Status::skipped);
   EXPECT_NE(q.reason.find("f64 not supported"), std::string::npos);
 }
+
+TEST(Generators, KeysFromAFile) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::string path = testing::TempDir() + "sortbench_keys.bin";
+  const std::vector<std::int32_t> keys = {5, -3, 7, 0, -3, 9};
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(keys.data(), sizeof(std::int32_t), keys.size(), f);
+    std::fclose(f);
+  }
+  DevMem d(keys.size() * 4);
+  const Distribution dist = *parse_distribution("file:" + path, nullptr);
+  generate_keys({KeyType::i32, ValueType::none, Order::ascending, 4, dist, 1}, d.p, 0);
+  EXPECT_EQ(to_host<std::int32_t>(d.p, 4), (std::vector<std::int32_t>{5, -3, 7, 0}));
+  // Too few keys for the point: the runner skips the workload with the reason.
+  Runner r(MeasureSettings{}, query_device(false));
+  const std::string why = r.prepare({KeyType::i32, ValueType::none, Order::ascending, 7, dist, 1});
+  EXPECT_NE(why.find("holds 6 i32 keys, the point needs 7"), std::string::npos) << why;
+  EXPECT_EQ(r.measure(*Registry::instance().find("cub.radix_sort")).status, Status::skipped);
+  std::remove(path.c_str());
+}
