@@ -1,0 +1,53 @@
+// Shared pieces of the sortbench command line. Each subcommand lives in its
+// own cmd_*.cpp and registers itself with SORTBENCH_REGISTER_COMMAND, so adding
+// one touches one file.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sortbench/device.hpp"
+#include "sortbench/variant.hpp"
+
+namespace sortbench::cli {
+
+// Bad flags or arguments: one line, exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using CommandFn = int (*)(const std::vector<std::string>& args, const std::string& command_line);
+struct Command {
+  const char* name;
+  const char* summary;
+  CommandFn run;
+};
+std::vector<Command>& commands();
+struct CommandRegistrar {
+  explicit CommandRegistrar(Command c) { commands().push_back(c); }
+};
+
+// Parses a subcommand's flags; errors become UsageError naming the flag.
+boost::program_options::variables_map parse(const std::string& cmd,
+                                            const boost::program_options::options_description& desc,
+                                            const std::vector<std::string>& args);
+
+nlohmann::json params_json(const Params& ps);
+nlohmann::json variant_json(const VariantInfo& v);
+nlohmann::json device_json(const DeviceInfo& d);
+nlohmann::json build_json();
+std::string utc_now();
+std::string hostname();
+std::string size_text(std::size_t n);     // 2^k for powers of two
+std::string duration_text(double seconds);  // 1m05s
+// Throws std::runtime_error (exit 1) when no CUDA GPU is usable.
+void require_gpu();
+
+}  // namespace sortbench::cli
+
+#define SORTBENCH_REGISTER_COMMAND(name, summary, fn) \
+  static const ::sortbench::cli::CommandRegistrar SORTBENCH_CONCAT(sortbench_command_, __COUNTER__)({name, summary, fn})

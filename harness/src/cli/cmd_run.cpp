@@ -1,0 +1,181 @@
+// sortbench run: a validated, timed sweep written as a JSON report.
+#include <unistd.h>
+
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "sortbench/config.hpp"
+#include "sortbench/report.hpp"
+
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace sortbench::cli {
+namespace {
+
+// Applies command-line axes on top of every sweep of the config.
+void apply_axes(SweepConfig& c, const po::variables_map& vm) {
+  auto list = [&](const char* flag) { return split_list(vm[flag].as<std::string>(), std::string("--") + flag); };
+  if (vm.count("variants")) c.variants = list("variants");
+  if (vm.count("seed")) c.seed = vm["seed"].as<std::uint64_t>();
+  if (vm.count("hot")) c.measure.cold_l2 = false;
+  if (vm.count("budget")) {
+    const double b = vm["budget"].as<double>();
+    if (!(b > 0)) throw ConfigError("--budget: expected a positive number of seconds");
+    c.measure.budget_s = b;
+  }
+  for (auto& s : c.sweeps) {
+    if (vm.count("n")) s.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
+    if (vm.count("key")) {
+      s.keys.clear();
+      for (const auto& k : list("key")) {
+        auto t = parse_key_type(k);
+        if (!t) throw ConfigError("--key: unknown key type '" + k + "'; expected u32, i32, f32, u64, i64 or f64");
+        s.keys.push_back(*t);
+      }
+    }
+    if (vm.count("values")) {
+      s.values.clear();
+      for (const auto& k : list("values")) {
+        auto t = parse_value_type(k);
+        if (!t) throw ConfigError("--values: unknown value type '" + k + "'; expected none or u32");
+        s.values.push_back(*t);
+      }
+    }
+    if (vm.count("order")) {
+      s.orders.clear();
+      for (const auto& k : list("order")) {
+        auto t = parse_order(k);
+        if (!t) throw ConfigError("--order: unknown order '" + k + "'; expected ascending or descending");
+        s.orders.push_back(*t);
+      }
+    }
+    if (vm.count("dist")) {
+      s.distributions.clear();
+      for (const auto& k : list("dist")) {
+        std::string why;
+        auto d = parse_distribution(k, &why);
+        if (!d) throw ConfigError("--dist: unknown distribution '" + k + "'; " + why);
+        s.distributions.push_back(*d);
+      }
+    }
+  }
+}
+
+int cmd_run(const std::vector<std::string>& args, const std::string& command_line) {
+  po::options_description desc(
+      "sortbench run: a validated, timed sweep written as a JSON report\n"
+      "With no --config, the embedded configs/quick.json is the base; axis flags replace that axis in every sweep.\nOptions");
+  desc.add_options()("help,h", "this help")("config", po::value<std::string>(), "sweep config file (JSON)")(
+      "variants", po::value<std::string>(), "comma-separated label globs, e.g. 'cub.*,radix.onesweep.*'")(
+      "n", po::value<std::string>(), "sizes: list and ranges, e.g. 2^16:2^28:x4,1000,5e6")(
+      "dist", po::value<std::string>(), "distributions, e.g. uniform,entropy:0.544,sorted")(
+      "key", po::value<std::string>(), "key types: u32,i32,f32,u64,i64,f64")(
+      "values", po::value<std::string>(), "value types: none,u32")(
+      "order", po::value<std::string>(), "ascending,descending")("seed", po::value<std::uint64_t>(), "workload seed")(
+      "out", po::value<std::string>(), "report path (default results/<gpu-model>/<config name>.json)")(
+      "hot", "do not flush L2 before samples")("budget", po::value<double>(), "per-point time budget in seconds")(
+      "dry-run", "print the points and exit");
+  const auto vm = parse("run", desc, args);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  // All input is checked before any GPU work or any file is written.
+  SweepConfig cfg = vm.count("config") ? load_config_file(vm["config"].as<std::string>())
+                                       : parse_config(embedded_quick_config(), "embedded configs/quick.json");
+  apply_axes(cfg, vm);
+  if (vm.count("variants") || vm.count("n") || vm.count("dist") || vm.count("key") || vm.count("values") ||
+      vm.count("order"))
+    cfg.source += " with command-line axes";
+  const auto& reg = Registry::instance();
+  for (const auto& pat : cfg.variants)
+    if (reg.match({pat}).empty())
+      throw ConfigError((vm.count("variants") ? std::string("--variants") : cfg.source + ": $.variants") +
+                        ": '" + pat + "' matches no registered variant (see sortbench list)");
+  const auto variants = reg.match(cfg.variants);
+  std::vector<Workload> workloads;
+  for (const auto& s : cfg.sweeps)
+    for (auto k : s.keys)
+      for (auto val : s.values)
+        for (auto o : s.orders)
+          for (const auto& d : s.distributions)
+            for (auto n : s.sizes) workloads.push_back({k, val, o, n, d, cfg.seed});
+  const std::size_t total = workloads.size() * variants.size();
+  if (vm.count("dry-run")) {
+    for (const auto& w : workloads)
+      for (auto* v : variants)
+        std::cout << v->label << " " << to_string(w.key) << "/" << to_string(w.value) << " " << to_string(w.order)
+                  << " n=" << w.n << " " << w.dist.name() << "\n";
+    std::cout << total << " points\n";
+    return 0;
+  }
+
+  require_gpu();
+  const DeviceInfo dev = query_device(true);
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>()
+                                          : "results/" + device_model_slug(dev.name) + "/" + cfg.name + ".json";
+  Report report;
+  report.complete = false;
+  report.context = {{"tool", "sortbench"},
+                    {"device", device_json(dev)},
+                    {"build", build_json()},
+                    {"host", {{"hostname", hostname()}}},
+                    {"timestamp", utc_now()},
+                    {"command_line", command_line},
+                    {"config", config_to_json(cfg)}};
+
+  const bool tty = isatty(STDERR_FILENO);
+  std::cerr << "sortbench: " << dev.name << ", copy " << std::fixed << std::setprecision(0) << dev.copy_gb_per_s
+            << " GB/s; " << variants.size() << " variants x " << workloads.size() << " workloads = " << total
+            << " points -> " << out << "\n";
+  Runner runner(cfg.measure, dev);
+  std::size_t done = 0, failed = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const auto& w : workloads) {
+    const std::string skip = runner.prepare(w);
+    for (const VariantInfo* v : variants) {
+      PointResult r = runner.measure(*v);
+      ++done;
+      if (r.status == Status::failed) ++failed;
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::ostringstream line;
+      line << "[" << done << "/" << total << "] " << v->label << " " << to_string(w.key) << "/" << to_string(w.value)
+           << (w.order == Order::descending ? " desc" : "") << " n=" << size_text(w.n) << " " << w.dist.name() << ": "
+           << to_string(r.status);
+      if (r.status == Status::ok)
+        line << std::setprecision(4) << std::defaultfloat << " " << r.time_ms.median << " ms, " << std::fixed
+             << std::setprecision(2) << r.gkeys_per_s << " GKeys/s";
+      else
+        line << " (" << r.reason << ")";
+      if (tty) {
+        const double eta = el / double(done) * double(total - done);
+        std::string l = line.str();
+        if (l.size() > 100) l = l.substr(0, 100);
+        std::cerr << "\r\033[K" << l << "  ETA " << duration_text(eta) << std::flush;
+        if (r.status == Status::failed) std::cerr << "\n";
+      } else {
+        std::cerr << line.str() << "\n";
+      }
+      report.results.push_back(std::move(r));
+    }
+    // A partial report survives an interrupted sweep.
+    compute_speedups(report.results, cfg.baselines);
+    write_report_atomic(report, out);
+  }
+  if (tty) std::cerr << "\n";
+  report.complete = true;
+  compute_speedups(report.results, cfg.baselines);
+  write_report_atomic(report, out);
+  std::cout << summary_table(report.results);
+  std::cout << "report: " << out << " (" << done << " points, " << failed << " failed)\n";
+  if (!runner.context_lost().empty()) std::cerr << "sortbench: CUDA context lost at " << runner.context_lost() << "\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+SORTBENCH_REGISTER_COMMAND("run", "a validated, timed sweep -> JSON report (default: configs/quick.json)", cmd_run);
+}  // namespace sortbench::cli
