@@ -3,6 +3,7 @@
 #include <cub/device/device_merge_sort.cuh>
 
 #include "sortbench/device/key_traits.cuh"
+#include "sortbench/device/two_phase.cuh"
 #include "sortbench/traffic.hpp"
 #include "sortbench/variant.hpp"
 
@@ -10,35 +11,19 @@ namespace sortbench::baselines {
 namespace {
 
 template <class Key, class Less>
-class CubMergeSort final : public Instance {
- public:
-  explicit CubMergeSort(const Problem& p) : p_(p) {}
-  std::size_t temp_bytes(const Buffers& b, cudaStream_t s) override {
-    std::size_t bytes = 0;
-    call(b, nullptr, bytes, s);
-    return bytes;
-  }
-  void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
-    call(b, temp, bytes, s);
-  }
-
- private:
-  void call(const Buffers& b, void* temp, std::size_t& bytes, cudaStream_t s) {
+std::unique_ptr<Instance> make_cub_merge_sort(const Problem& p) {
+  return make_two_phase([p](void* temp, std::size_t& bytes, const Buffers& b, cudaStream_t s) {
     auto* kin = static_cast<Key*>(b.keys_in);
     auto* kout = static_cast<Key*>(b.keys_out);
-    const auto n = static_cast<std::int64_t>(p_.n);
-    cudaError_t e;
-    if (p_.value == ValueType::none) {
-      e = cub::DeviceMergeSort::SortKeysCopy(temp, bytes, kin, kout, n, Less{}, s);
-    } else {
-      e = cub::DeviceMergeSort::SortPairsCopy(temp, bytes, kin, static_cast<std::uint32_t*>(b.values_in),
-                                              kout, static_cast<std::uint32_t*>(b.values_out), n,
-                                              Less{}, s);
-    }
+    auto* vin = static_cast<std::uint32_t*>(b.values_in);
+    auto* vout = static_cast<std::uint32_t*>(b.values_out);
+    const auto n = static_cast<std::int64_t>(p.n);
+    const cudaError_t e = p.value == ValueType::none
+                              ? cub::DeviceMergeSort::SortKeysCopy(temp, bytes, kin, kout, n, Less{}, s)
+                              : cub::DeviceMergeSort::SortPairsCopy(temp, bytes, kin, vin, kout, vout, n, Less{}, s);
     cuda_check(e, "cub::DeviceMergeSort");
-  }
-  Problem p_;
-};
+  });
+}
 
 VariantInfo cub_merge_sort_info() {
   VariantInfo v;
@@ -54,8 +39,8 @@ VariantInfo cub_merge_sort_info() {
   v.make = [](const Problem& p) -> std::unique_ptr<Instance> {
     return with_key_type(p.key, [&](auto tag) -> std::unique_ptr<Instance> {
       using K = typename decltype(tag)::type;
-      if (p.order == Order::descending) return std::make_unique<CubMergeSort<K, OrderedGreater<K>>>(p);
-      return std::make_unique<CubMergeSort<K, OrderedLess<K>>>(p);
+      if (p.order == Order::descending) return make_cub_merge_sort<K, OrderedGreater<K>>(p);
+      return make_cub_merge_sort<K, OrderedLess<K>>(p);
     });
   };
   return v;

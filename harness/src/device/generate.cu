@@ -7,26 +7,11 @@
 #include <vector>
 
 #include "sortbench/device.hpp"
+#include "hash.cuh"
 #include "sortbench/device/key_traits.cuh"
 
 namespace sortbench {
 namespace {
-
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-// Murmur3's finalizer: a bijection on 32-bit words.
-__host__ __device__ inline std::uint32_t fmix32(std::uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85EBCA6Bu;
-  h ^= h >> 13;
-  h *= 0xC2B2AE35u;
-  return h ^ (h >> 16);
-}
 
 // Independent uniform 64-bit words: stream s, position i.
 __host__ __device__ inline std::uint64_t word(std::uint64_t seed, std::uint64_t stream, std::uint64_t i) {

@@ -8,23 +8,11 @@
 #include <vector>
 
 #include "sortbench/device.hpp"
+#include "hash.cuh"
 #include "sortbench/device/key_traits.cuh"
 
 namespace sortbench {
 namespace {
-
-__host__ __device__ inline std::uint64_t hash_a(std::uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-__host__ __device__ inline std::uint64_t hash_b(std::uint64_t z) {
-  z ^= 0x5851F42D4C957F2Dull;
-  z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDull;
-  z = (z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53ull;
-  return z ^ (z >> 33);
-}
 
 struct Checks {
   unsigned long long first_unsorted;
@@ -57,10 +45,10 @@ __global__ void keys_hash_kernel(const T* in, const T* out, std::size_t n, Check
   const std::size_t start = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   for (std::size_t i = start; i < n; i += stride) {
     const std::uint64_t x = KeyTraits<T>::to_bits(in[i]), y = KeyTraits<T>::to_bits(out[i]);
-    ia += hash_a(x);
-    ib += hash_b(x);
-    oa += hash_a(y);
-    ob += hash_b(y);
+    ia += mix64(x);
+    ib += murmur_mix64(x);
+    oa += mix64(y);
+    ob += murmur_mix64(y);
   }
   block_add(&c->in_a, ia);
   block_add(&c->in_b, ib);
@@ -79,8 +67,8 @@ __global__ void pairs_kernel(const T* in, const T* out, const std::uint32_t* val
     }
     // Values are a permutation of 0..n-1 iff these sums vanish (with
     // overwhelming probability for any other multiset).
-    sa += hash_a(v) - hash_a(i);
-    sb += hash_b(v) - hash_b(i);
+    sa += mix64(v) - mix64(i);
+    sb += murmur_mix64(v) - murmur_mix64(i);
   }
   block_add(&c->in_a, sa);
   block_add(&c->in_b, sb);
