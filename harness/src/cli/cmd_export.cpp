@@ -1,0 +1,89 @@
+// sortbench export REPORT --format gbench --out FILE: the report in Google
+// Benchmark's JSON shape, for compare.py and github-action-benchmark.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli.hpp"
+#include "sortbench/config.hpp"
+#include "sortbench/gbench.hpp"
+
+namespace po = boost::program_options;
+
+namespace sortbench::cli {
+namespace {
+
+int cmd_export(const std::vector<std::string>& args, const std::string&) {
+  po::options_description desc(
+      "sortbench export REPORT --format gbench --out FILE: write a report for other benchmark tools\nOptions");
+  desc.add_options()("help,h", "this help")("format", po::value<std::string>()->default_value("gbench"),
+                                           "gbench: Google Benchmark JSON")(
+      "out", po::value<std::string>(), "output file ('-' for standard output)")(
+      "samples", po::value<std::string>()->default_value("all"),
+      "all: one repetition per raw sample plus mean/median/stddev/cv aggregates (compare.py's U test);\n"
+      "median: one entry per point with its median (github-action-benchmark, tool: googlecpp)")(
+      "time-unit", po::value<std::string>()->default_value("us"),
+      "ms, us or ns (compare.py prints whole numbers of the unit)");
+  po::options_description hidden;
+  hidden.add_options()("report", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("report", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string("sortbench export: ") + e.what() + " (see sortbench export --help)");
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: sortbench export REPORT --format gbench --out FILE [--samples all|median] [--time-unit us]\n" << desc << "\n";
+    return 0;
+  }
+  const auto inputs = vm.count("report") ? vm["report"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (inputs.size() != 1)
+    throw UsageError("sortbench export: expected one report; got " + std::to_string(inputs.size()) +
+                     " (see sortbench export --help)");
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "gbench") throw ConfigError("--format: unknown format '" + format + "'; expected gbench");
+  const std::string samples_text = vm["samples"].as<std::string>();
+  if (samples_text != "all" && samples_text != "median")
+    throw ConfigError("--samples: unknown value '" + samples_text + "'; expected all or median");
+  const std::string time_unit = vm["time-unit"].as<std::string>();
+  if (gbench_ms_per_unit(time_unit) == 0.0)
+    throw ConfigError("--time-unit: unknown unit '" + time_unit + "'; expected ms, us or ns");
+  if (!vm.count("out")) throw UsageError("sortbench export: --out FILE is required (see sortbench export --help)");
+  const std::string out_path = vm["out"].as<std::string>();
+
+  Report report;
+  try {
+    report = read_report(inputs[0]);
+  } catch (const std::exception& e) {
+    throw ConfigError(e.what());
+  }
+  std::size_t left_out = 0;
+  const auto gbench =
+      to_gbench(report, samples_text == "median" ? GbenchSamples::median : GbenchSamples::all, time_unit, &left_out);
+  const std::string text = gbench.dump(2) + "\n";
+  if (out_path == "-") {
+    std::cout << text;
+  } else {
+    const std::filesystem::path target(out_path);
+    std::error_code ec;
+    if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+    if (!out) throw ConfigError("--out: " + out_path + ": cannot write");
+    out << text;
+    if (!out.flush()) throw ConfigError("--out: " + out_path + ": write failed");
+    std::cerr << "sortbench export: " << inputs[0] << " -> " << out_path << " (" << gbench["benchmarks"].size()
+              << " entries";
+    if (left_out) std::cerr << "; " << left_out << " failed or skipped points left out";
+    std::cerr << ")\n";
+  }
+  return 0;
+}
+
+}  // namespace
+SORTBENCH_REGISTER_COMMAND("export", "REPORT --format gbench --out FILE: Google Benchmark JSON", cmd_export);
+}  // namespace sortbench::cli
