@@ -1,0 +1,49 @@
+// sortbench::sort: sorts with the tuned best variant for the current GPU
+// (results/<gpu-model>/best.json written by sortbench tune), falling back to
+// cub.radix_sort where there is no tuning for this GPU, key type or size.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+#include "sortbench/types.hpp"
+
+namespace sortbench {
+
+struct SortOptions {
+  // Where best.json is read from. Empty: $SORTBENCH_BEST_JSON, else
+  // results/<gpu-model>/best.json under $SORTBENCH_RESULTS_DIR (default "results").
+  std::string best_json;
+};
+
+// Sorts keys[0..n) ascending, in place, in the order of cub::DeviceRadixSort;
+// values (may be null) move with their keys. Device pointers. Enqueued on
+// `stream` with stream-ordered allocation of scratch space (about 2n keys and
+// values plus the variant's temporary storage). Returns the label of the
+// variant that sorted. Throws CudaError on a CUDA failure.
+const std::string& sort(std::uint32_t* keys, std::size_t n, cudaStream_t stream = 0, const SortOptions& o = {});
+const std::string& sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
+                        const SortOptions& o = {});
+const std::string& sort(std::uint64_t* keys, std::size_t n, cudaStream_t stream = 0, const SortOptions& o = {});
+const std::string& sort(std::uint64_t* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
+                        const SortOptions& o = {});
+const std::string& sort(std::int32_t* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
+                        const SortOptions& o = {});
+const std::string& sort(float* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
+                        const SortOptions& o = {});
+
+// The label sort() would use (no GPU work beyond reading the device name).
+std::string sort_choice(KeyType key, ValueType value, std::size_t n, const SortOptions& o = {});
+
+namespace detail {
+// Host side (harness/src/tune/dispatch_select.cpp): the variant best.json at
+// `path` names for this problem, or empty when the file is missing, is for
+// another GPU model, or has no entry for this key and value type.
+std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
+                        std::size_t n);
+}  // namespace detail
+
+}  // namespace sortbench

@@ -1,0 +1,314 @@
+// sortbench tune: the host side of auto-tuning (docs/tune.md).
+//
+//   space    a tune space file: a sweep config (variants, sweeps, measure, seed)
+//            plus parameter filters, score settings and a search strategy
+//   points   registered variants whose params fall in the space, pruned per
+//            group (key type x value type x order) by unsupported() and by a
+//            resource hook
+//   session  measures (variant, workload) pairs through an Evaluator, behind
+//            a durable JSON-lines cache; baselines are measured in the same run
+//   score    weighted geometric mean of speedups over the baseline
+//   search   exhaustive, random, successive halving, coordinate descent
+//   best     results/<gpu-model>/best.json: the best point per size range
+//
+// Pure host code: everything here runs on the CPU with a fake evaluator.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sortbench/config.hpp"
+#include "sortbench/device.hpp"
+#include "sortbench/report.hpp"
+#include "sortbench/result.hpp"
+#include "sortbench/variant.hpp"
+
+namespace sortbench::tune {
+
+// ---- space -------------------------------------------------------------
+
+// Keeps a variant only if its parameter `name` is one of `values` (compared as
+// numbers when both are numbers) and within [min, max]. A variant without the
+// parameter is dropped.
+struct ParamFilter {
+  std::string name;
+  std::vector<std::string> values;  // empty: any
+  std::optional<double> min, max;
+  bool accepts(const Params& ps) const;
+};
+
+struct ScoreSettings {
+  // Workload weight w(n) = (n / n_min) ^ size_weight_exponent (n_min: the
+  // group's smallest size). 0 weighs every size equally.
+  double size_weight_exponent = 0.5;
+  // Two scores tie when |ln a - ln b| <= noise_z * sqrt(e_a^2 + e_b^2), with e
+  // the relative standard error of each score.
+  double noise_z = 2.0;
+};
+
+enum class StrategyKind { exhaustive, random, halving, descent };
+std::string to_string(StrategyKind s);
+std::optional<StrategyKind> parse_strategy(const std::string& s);
+
+struct StrategySettings {
+  StrategyKind kind = StrategyKind::halving;
+  std::size_t budget = 0;        // random / descent: most candidates scored per group (0: a quarter of them, at least 8)
+  double keep_fraction = 1.0 / 3.0;  // halving: fraction promoted to the next size
+  std::size_t min_keep = 3;      // halving: never promote fewer
+  std::size_t restarts = 3;      // descent: random starting points
+  std::uint64_t seed = 1;        // random / descent
+};
+
+struct Space {
+  SweepConfig sweep;            // name, variants, baselines[0] = the baseline, seed, measure, sweeps
+  std::vector<ParamFilter> params;
+  ScoreSettings score;
+  StrategySettings strategy;
+  const std::string& baseline() const { return sweep.baselines.front(); }
+};
+
+// Parses a space document; errors are ConfigErrors naming `where` and the JSON path.
+Space parse_space(const std::string& text, const std::string& where);
+Space load_space_file(const std::string& path);
+nlohmann::json space_to_json(const Space& s);  // round-trips through parse_space
+
+// ---- points --------------------------------------------------------------
+
+// Why `v` cannot run `p` for lack of resources (shared memory, registers,
+// resident blocks); empty when it can or when the variant says nothing.
+using ResourceCheck = std::function<std::string(const VariantInfo& v, const Problem& p)>;
+// The default: the registry declares no resources yet, so nothing is pruned.
+std::string no_resource_check(const VariantInfo& v, const Problem& p);
+
+struct Candidate {
+  std::string label, family;
+  std::string method;  // the label without its parameter suffix: one categorical axis
+  Params params;
+  double resource_cost = 0;  // ties within noise go to the smaller cost
+};
+Candidate make_candidate(const VariantInfo& v);
+// block_threads x items_per_thread when the variant has them, else its tile_keys.
+double resource_cost(const VariantInfo& v);
+
+// One search: a (key, value, order) group and its workloads (sizes x distributions).
+struct Group {
+  KeyType key = KeyType::u32;
+  ValueType value = ValueType::none;
+  Order order = Order::ascending;
+  std::vector<Workload> workloads;  // ascending n
+  std::vector<Candidate> candidates;
+  std::vector<PointResult> pruned;  // status skipped, with the reason
+  std::string name() const;         // "u32/none asc"
+};
+
+// Stable 64-bit FNV-1a, used for shard assignment and cache key digests.
+std::uint64_t stable_hash(const std::string& s);
+// Shard i of n (0-based) owns the points whose label hashes to i.
+bool in_shard(const std::string& label, std::size_t shard, std::size_t shards);
+
+// The groups of a space over the registry's variants, the shard applied.
+std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantInfo*>& variants,
+                               const ResourceCheck& resources, std::size_t shard = 0, std::size_t shards = 1);
+// Variants matched by the space's globs and parameter filters (baseline excluded).
+std::vector<const VariantInfo*> space_variants(const Space& s, const Registry& r);
+
+// ---- evaluation and cache ---------------------------------------------------
+
+// Measures one variant on one workload. Real: a worker process around Runner;
+// tests: a deterministic model.
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual PointResult evaluate(const std::string& label, const Workload& w) = 0;
+};
+
+// What a cached measurement is only valid for.
+struct CacheIdentity {
+  std::string gpu_model, gpu_uuid;
+  std::string git_commit, cxx_compiler, cuda_compiler, cxx_flags, cuda_flags, cuda_architectures;
+  std::string kernel_hash;  // of variants/ and harness/src/device/ at build time
+};
+CacheIdentity identity_of_this_build(const std::string& gpu_model, const std::string& gpu_uuid);
+// SHA-256 prefix of the kernel sources this binary was built from (cmake/kernel_hash.cmake).
+const std::string& kernel_source_hash();
+nlohmann::json to_json(const CacheIdentity& c);
+
+// The canonical key of a measurement (compact JSON text, sorted fields).
+std::string cache_key(const CacheIdentity& id, const std::string& label, const Params& params, const Workload& w,
+                      const MeasureSettings& m);
+
+// Append-only JSON lines: {"key": ..., "result": ...} per measured point,
+// written with one write() on an O_APPEND descriptor and fsync'd before
+// append() returns, so a SIGKILL loses at most the point being measured. A torn
+// last line (killed mid-write) is ignored on load.
+class ResultCache {
+ public:
+  explicit ResultCache(std::string path, bool load_existing = true);
+  ~ResultCache();
+  ResultCache(const ResultCache&) = delete;
+  ResultCache& operator=(const ResultCache&) = delete;
+  const PointResult* find(const std::string& key) const;
+  void append(const std::string& key, const PointResult& r);
+  const std::string& path() const { return path_; }
+  std::size_t loaded() const { return loaded_; }
+  std::size_t torn_lines() const { return torn_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::map<std::string, PointResult> entries_;
+  std::size_t loaded_ = 0, torn_ = 0;
+};
+// Joins cache files into `out` (deduplicated by key, first wins); returns the entry count.
+std::size_t merge_caches(const std::vector<std::string>& inputs, const std::string& out);
+
+// Reports progress: evaluations done / planned, ETA, best so far.
+class Progress {
+ public:
+  virtual ~Progress() = default;
+  virtual void update(const std::string& /*line*/) {}
+};
+
+// ---- scoring ----------------------------------------------------------------
+
+struct Score {
+  bool valid = false;
+  double value = 0;      // weighted geometric mean speedup over the baseline
+  double rel_error = 0;  // its relative standard error
+  std::size_t workloads = 0;
+  std::string reason;    // why not valid
+};
+
+// results: the candidate's results on the workloads that count; baseline: the
+// baseline's, same order. n_min: the group's smallest size.
+// A result's own speedup[baseline_label], when present, is used instead of the
+// ratio of medians: merged shards keep the speedups of their own run.
+Score score_results(const std::vector<const PointResult*>& results, const std::vector<const PointResult*>& baseline,
+                    std::size_t n_min, const ScoreSettings& s, const std::string& baseline_label = "");
+bool ties(const Score& a, const Score& b, const ScoreSettings& s);
+
+struct Ranked {
+  const Candidate* candidate;
+  Score score;
+};
+// Best first: by score, except that the point with the smallest resource cost
+// among those tied (within noise) with the top scorer comes first. Invalid
+// scores are dropped.
+std::vector<Ranked> rank(std::vector<Ranked> points, const ScoreSettings& s);
+
+// ---- session and strategies ----------------------------------------------------
+
+class Session {
+ public:
+  // cache may be null (--fresh without writing); baseline: the label speedups are taken against.
+  Session(const Space& space, Evaluator& eval, ResultCache* cache, const CacheIdentity& id, Progress* progress = nullptr);
+  // The result of `label` on `w`: from this session, the cache, or measured.
+  const PointResult& result(const std::string& label, const Params& params, const Workload& w);
+  // Measures what is missing and scores the candidate over `workloads`.
+  Score score(const Candidate& c, const std::vector<Workload>& workloads, std::size_t n_min);
+  std::size_t evaluations() const { return measured_; }
+  std::size_t cache_hits() const { return cache_hits_; }
+  // Every result of this session (cached ones included), in first-use order.
+  std::vector<PointResult> results() const;
+  void set_planned(std::size_t planned) { planned_ = planned; }
+  void note_best(const std::string& text) { best_text_ = text; }
+  const Space& space() const { return space_; }
+
+ private:
+  const Space& space_;
+  Evaluator& eval_;
+  ResultCache* cache_;
+  CacheIdentity id_;
+  Progress* progress_;
+  std::map<std::string, std::size_t> index_;  // label|workload -> results_
+  std::vector<PointResult> results_;
+  std::size_t measured_ = 0, cache_hits_ = 0, planned_ = 0;
+  std::string best_text_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+struct SearchOutcome {
+  std::string group, strategy;
+  std::size_t evaluations = 0, cache_hits = 0, candidates = 0, scored = 0;
+  double wall_s = 0;
+  // Over the workloads every ranked point was measured on; points into the
+  // Group's candidates, which must outlive it.
+  std::vector<Ranked> ranking;
+};
+
+// Upper bound of (variant, workload) evaluations a strategy plans for a group (for the ETA).
+std::size_t planned_evaluations(const StrategySettings& s, const Group& g);
+SearchOutcome search(const StrategySettings& s, const Group& g, Session& session);
+
+// ---- best configuration -------------------------------------------------------
+
+// From a run's (or merged runs') results with speedups computed: per group and
+// size, the best point measured on every workload of that size; adjacent sizes
+// with the same winner form one range. Also each group's overall pick among
+// the points measured on all its workloads.
+nlohmann::json best_json(const std::vector<PointResult>& results, const Space& space, const nlohmann::json& device,
+                         const nlohmann::json& provenance);
+
+struct BestChoice {
+  std::string variant;
+  Params params;
+  double score = 0;
+  bool found = false;
+};
+// The entry of a best.json document for this problem: the range containing n,
+// else the nearest range (in log2 n) of the same key, value and order.
+BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n);
+
+// ---- whole runs and merging ------------------------------------------------------
+
+struct TuneRun {
+  std::vector<PointResult> results;  // measured or cached, then pruned; speedups computed
+  std::vector<SearchOutcome> outcomes;
+  std::size_t evaluations = 0, cache_hits = 0;
+  double wall_s = 0;
+  nlohmann::json summary() const;  // the report's context.tune.groups and totals
+};
+// Runs the space's strategy over every group. on_group is called after each
+// group with the run so far (the CLI rewrites its partial report there).
+TuneRun run_tune(const Space& space, const std::vector<Group>& groups, Session& session,
+                 const std::function<void(const TuneRun&)>& on_group = nullptr);
+
+// Joins shard reports: results deduplicated by (variant, workload), first
+// wins, speedups kept from each shard's own run; context from the first, with
+// context.tune totals summed and context.merged_from listing the inputs.
+// Throws ConfigError when the reports' spaces differ.
+Report merge_reports(const std::vector<Report>& reports, const std::vector<std::string>& names);
+
+// ---- fake evaluator (tests, --fake-evaluator) --------------------------------------
+
+// Registers fake.radix.rb{4,6,8}.ipt{4,8,12,16}.tpb{128,256,512} and
+// fake.merge.ipt{8,16}.tpb{128,256} (idempotent). fake.radix.rb4.* are
+// unsupported above 2^26 keys.
+void register_fake_variants();
+// Times follow a smooth model of the parameters (best: fake.radix.rb6.ipt12.tpb256
+// for keys only, rb8.ipt8.tpb256 for pairs) plus a small label-seeded jitter;
+// the baseline runs at 1 ms per 2^20 keys.
+class FakeEvaluator : public Evaluator {
+ public:
+  explicit FakeEvaluator(double delay_s = 0) : delay_s_(delay_s) {}
+  PointResult evaluate(const std::string& label, const Workload& w) override;
+  std::size_t calls = 0;
+
+ private:
+  double delay_s_;
+};
+// Resource check for the fake family: tpb512 with ipt16 needs too much shared memory.
+std::string fake_resource_check(const VariantInfo& v, const Problem& p);
+
+// A result record with the workload and variant filled in (no timing).
+PointResult blank_result(const std::string& label, const Params& params, const std::string& family, const Workload& w);
+
+}  // namespace sortbench::tune

@@ -1,0 +1,105 @@
+// A deterministic stand-in for the GPU: registered fake variants and a timing
+// model, so strategies, the cache, resume, sharding and fault isolation are
+// tested on the CPU (tests/cpu/test_tune*.cpp, tests/cli/tune.sh).
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "sortbench/tune.hpp"
+
+namespace sortbench::tune {
+
+namespace {
+
+int param_int(const Params& ps, const std::string& name, int fallback) {
+  for (const auto& p : ps)
+    if (p.name == name) return std::stoi(p.value);
+  return fallback;
+}
+
+class NoInstance : public Instance {
+  std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return 0; }
+  void run(const Buffers&, void*, std::size_t, cudaStream_t) override {}
+};
+
+VariantInfo fake_variant(const std::string& method, Params ps) {
+  VariantInfo v;
+  v.family = "fake";
+  v.params = std::move(ps);
+  v.label = "fake." + method + "." + param_label(v.params);
+  v.description = "fake variant for CPU tests of sortbench tune";
+  v.seed = "-";
+  v.descending = true;
+  v.stable = true;
+  v.tile_keys = std::size_t(param_int(v.params, "block_threads", 1) * param_int(v.params, "items_per_thread", 1));
+  v.bytes_per_key = [](const Problem& p) { return 2.0 * double(key_bytes(p.key) + value_bytes(p.value)); };
+  const int rb = param_int(v.params, "radix_bits", 8);
+  v.unsupported = [rb](const Problem& p) -> std::string {
+    if (rb == 4 && p.n > (std::size_t(1) << 26)) return "4-bit digits are capped at 2^26 keys";
+    return {};
+  };
+  v.make = [](const Problem&) -> std::unique_ptr<Instance> { return std::make_unique<NoInstance>(); };
+  return v;
+}
+
+}  // namespace
+
+void register_fake_variants() {
+  Registry& r = Registry::instance();
+  if (r.find("fake.radix.rb8.ipt8.tpb256")) return;
+  for (int rb : {4, 6, 8})
+    for (int ipt : {4, 8, 12, 16})
+      for (int tpb : {128, 256, 512})
+        r.add(fake_variant("radix", {{"radix_bits", "rb", std::to_string(rb)},
+                                     {"items_per_thread", "ipt", std::to_string(ipt)},
+                                     {"block_threads", "tpb", std::to_string(tpb)}}));
+  for (int ipt : {8, 16})
+    for (int tpb : {128, 256})
+      r.add(fake_variant("merge", {{"items_per_thread", "ipt", std::to_string(ipt)},
+                                   {"block_threads", "tpb", std::to_string(tpb)}}));
+}
+
+std::string fake_resource_check(const VariantInfo& v, const Problem&) {
+  if (v.family != "fake") return {};
+  if (param_int(v.params, "block_threads", 0) == 512 && param_int(v.params, "items_per_thread", 0) == 16)
+    return "needs 64 KiB of shared memory per block; 48 KiB without opt-in";
+  return {};
+}
+
+PointResult FakeEvaluator::evaluate(const std::string& label, const Workload& w) {
+  ++calls;
+  if (delay_s_ > 0) std::this_thread::sleep_for(std::chrono::duration<double>(delay_s_));
+  const VariantInfo* v = Registry::instance().find(label);
+  PointResult r = blank_result(label, v ? v->params : Params{}, v ? v->family : "cub", w);
+  if (v && v->unsupported) {
+    if (auto why = v->unsupported(w.problem()); !why.empty()) {
+      r.status = Status::skipped;
+      r.reason = why;
+      return r;
+    }
+  }
+  const bool pairs = w.value != ValueType::none;
+  double f = 1.0;  // the baseline
+  if (v && v->family == "fake") {
+    const double rb = param_int(v->params, "radix_bits", 8), ipt = param_int(v->params, "items_per_thread", 8),
+                 tpb = param_int(v->params, "block_threads", 256);
+    const double rb_opt = pairs ? 8 : 6, ipt_opt = pairs ? 8 : 12;
+    f = (label.rfind("fake.merge.", 0) == 0 ? 1.3 : 0.8) + 0.05 * std::pow((rb - rb_opt) / 2, 2) +
+        0.06 * std::pow(std::log2(ipt / ipt_opt), 2) + 0.04 * std::pow(std::log2(tpb / 256), 2);
+    // Small inputs favour small blocks: more blocks for the SMs.
+    if (w.n < (std::size_t(1) << 22)) f += 0.05 * std::log2(tpb / 128);
+    f += 0.01 * double(stable_hash(label) % 1000) / 1000.0;
+  }
+  const double t = f * double(w.n) / double(1 << 20) * (pairs ? 1.5 : 1.0) + 1e-3;
+  r.status = Status::ok;
+  r.validation.checked = r.validation.sorted = r.validation.permutation = true;
+  r.time_ms.samples = 10;
+  r.time_ms.median = r.time_ms.mean = r.time_ms.min = r.time_ms.max = r.time_ms.q1 = r.time_ms.q3 = t;
+  r.time_ms.stdev = t * 0.002 * std::sqrt(10.0);
+  r.time_ms.rel_stderr = 0.002;
+  r.stop_reason = "noise";
+  r.gkeys_per_s = double(w.n) / (t * 1e-3) / 1e9;
+  return r;
+}
+
+}  // namespace sortbench::tune

@@ -1,0 +1,325 @@
+// Tune spaces, candidates, groups and shards (docs/tune.md).
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "sortbench/tune.hpp"
+
+namespace sortbench::tune {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigError(where + ": " + what); }
+
+std::optional<double> as_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double d = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+  return d;
+}
+
+std::string value_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
+  if (v.is_number()) {
+    std::ostringstream os;
+    os << v.get<double>();
+    return os.str();
+  }
+  return v.dump();
+}
+
+const Param* find_param(const Params& ps, const std::string& name) {
+  for (const auto& p : ps)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+bool ParamFilter::accepts(const Params& ps) const {
+  const Param* p = find_param(ps, name);
+  if (!p) return false;
+  const auto num = as_number(p->value);
+  if (!values.empty()) {
+    bool any = false;
+    for (const auto& v : values) {
+      const auto vn = as_number(v);
+      any |= (num && vn) ? *num == *vn : v == p->value;
+    }
+    if (!any) return false;
+  }
+  if (min || max) {
+    if (!num) return false;
+    if (min && *num < *min) return false;
+    if (max && *num > *max) return false;
+  }
+  return true;
+}
+
+std::string to_string(StrategyKind s) {
+  switch (s) {
+    case StrategyKind::exhaustive: return "exhaustive";
+    case StrategyKind::random: return "random";
+    case StrategyKind::halving: return "halving";
+    case StrategyKind::descent: return "descent";
+  }
+  return "?";
+}
+
+std::optional<StrategyKind> parse_strategy(const std::string& s) {
+  for (auto k : {StrategyKind::exhaustive, StrategyKind::random, StrategyKind::halving, StrategyKind::descent})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+namespace {
+
+double number_in(const json& v, const std::string& path, double lo, double hi) {
+  if (!v.is_number()) fail(path, "expected a number");
+  const double d = v.get<double>();
+  if (!(d >= lo && d <= hi)) {
+    std::ostringstream os;
+    os << "expected a number from " << lo << " to " << hi << ", got " << v.dump();
+    fail(path, os.str());
+  }
+  return d;
+}
+
+ParamFilter read_filter(const std::string& name, const json& v, const std::string& path) {
+  ParamFilter f;
+  f.name = name;
+  if (v.is_array()) {
+    if (v.empty()) fail(path, "expected a non-empty list of values");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_string() && !v[i].is_number()) fail(path + "[" + std::to_string(i) + "]", "expected a number or string");
+      f.values.push_back(value_text(v[i]));
+    }
+  } else if (v.is_object()) {
+    for (const auto& [k, x] : v.items()) {
+      if (k == "min") f.min = number_in(x, path + ".min", -1e300, 1e300);
+      else if (k == "max") f.max = number_in(x, path + ".max", -1e300, 1e300);
+      else fail(path + "." + k, "unknown field; expected min or max");
+    }
+    if (f.min && f.max && *f.min > *f.max) fail(path, "min is greater than max");
+  } else if (v.is_string() || v.is_number()) {
+    f.values.push_back(value_text(v));
+  } else {
+    fail(path, "expected a value, a list of values or {\"min\": A, \"max\": B}");
+  }
+  return f;
+}
+
+}  // namespace
+
+Space parse_space(const std::string& text, const std::string& where) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    const auto pos = what.find("parse error");
+    fail(where, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+  if (!doc.is_object()) fail(where, "expected a JSON object at the top level");
+  Space s;
+  // The tune-only fields; everything else is a sweep config (README "Config files").
+  json sweep = doc;
+  for (const char* k : {"params", "score", "strategy"}) sweep.erase(k);
+  if (!sweep.contains("baselines")) sweep["baselines"] = json::array({"cub.radix_sort"});
+  if (!sweep.contains("name")) sweep["name"] = "tune";
+  s.sweep = parse_config_json(sweep, where);
+  if (s.sweep.baselines.empty()) fail(where + ": $.baselines", "expected the baseline label first");
+  if (doc.contains("params")) {
+    const json& p = doc["params"];
+    if (!p.is_object()) fail(where + ": $.params", "expected an object: parameter name -> values or {min, max}");
+    for (const auto& [k, v] : p.items()) s.params.push_back(read_filter(k, v, where + ": $.params." + k));
+  }
+  if (doc.contains("score")) {
+    const json& p = doc["score"];
+    const std::string path = where + ": $.score";
+    if (!p.is_object()) fail(path, "expected an object");
+    for (const auto& [k, v] : p.items()) {
+      if (k == "size_weight_exponent") s.score.size_weight_exponent = number_in(v, path + "." + k, 0, 4);
+      else if (k == "noise_z") s.score.noise_z = number_in(v, path + "." + k, 0, 10);
+      else fail(path + "." + k, "unknown field; expected size_weight_exponent or noise_z");
+    }
+  }
+  if (doc.contains("strategy")) {
+    const json& p = doc["strategy"];
+    const std::string path = where + ": $.strategy";
+    if (!p.is_object()) fail(path, "expected an object");
+    for (const auto& [k, v] : p.items()) {
+      const std::string kp = path + "." + k;
+      if (k == "name") {
+        if (!v.is_string() || !parse_strategy(v.get<std::string>()))
+          fail(kp, "expected one of exhaustive, random, halving, descent");
+        s.strategy.kind = *parse_strategy(v.get<std::string>());
+      } else if (k == "budget") s.strategy.budget = std::size_t(number_in(v, kp, 0, 1e9));
+      else if (k == "keep_fraction") s.strategy.keep_fraction = number_in(v, kp, 0.01, 1);
+      else if (k == "min_keep") s.strategy.min_keep = std::size_t(number_in(v, kp, 1, 1e6));
+      else if (k == "restarts") s.strategy.restarts = std::size_t(number_in(v, kp, 1, 1e6));
+      else if (k == "seed") s.strategy.seed = std::uint64_t(number_in(v, kp, 0, 1e18));
+      else fail(kp, "unknown field; expected name, budget, keep_fraction, min_keep, restarts or seed");
+    }
+  }
+  return s;
+}
+
+Space load_space_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open the tune space file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_space(ss.str(), path);
+}
+
+json space_to_json(const Space& s) {
+  json j = config_to_json(s.sweep);
+  j.erase("source");
+  json params = json::object();
+  for (const auto& f : s.params) {
+    if (!f.values.empty()) {
+      params[f.name] = f.values;
+    } else {
+      json r = json::object();
+      if (f.min) r["min"] = *f.min;
+      if (f.max) r["max"] = *f.max;
+      params[f.name] = r;
+    }
+  }
+  j["params"] = params;
+  j["score"] = {{"size_weight_exponent", s.score.size_weight_exponent}, {"noise_z", s.score.noise_z}};
+  j["strategy"] = {{"name", to_string(s.strategy.kind)}, {"budget", s.strategy.budget},
+                   {"keep_fraction", s.strategy.keep_fraction}, {"min_keep", s.strategy.min_keep},
+                   {"restarts", s.strategy.restarts}, {"seed", s.strategy.seed}};
+  return j;
+}
+
+// ---- points ----------------------------------------------------------------
+
+std::string no_resource_check(const VariantInfo&, const Problem&) { return {}; }
+
+double resource_cost(const VariantInfo& v) {
+  const Param* tpb = find_param(v.params, "block_threads");
+  const Param* ipt = find_param(v.params, "items_per_thread");
+  if (tpb && ipt) {
+    const auto a = as_number(tpb->value), b = as_number(ipt->value);
+    if (a && b) return *a * *b;
+  }
+  return double(v.tile_keys);
+}
+
+Candidate make_candidate(const VariantInfo& v) {
+  Candidate c;
+  c.label = v.label;
+  c.family = v.family;
+  c.params = v.params;
+  c.resource_cost = resource_cost(v);
+  const std::string suffix = v.params.empty() ? "" : "." + param_label(v.params);
+  c.method = (!suffix.empty() && v.label.size() > suffix.size() &&
+              v.label.compare(v.label.size() - suffix.size(), suffix.size(), suffix) == 0)
+                 ? v.label.substr(0, v.label.size() - suffix.size())
+                 : v.label;
+  return c;
+}
+
+std::string Group::name() const {
+  return to_string(key) + "/" + to_string(value) + (order == Order::descending ? " desc" : "");
+}
+
+std::uint64_t stable_hash(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+bool in_shard(const std::string& label, std::size_t shard, std::size_t shards) {
+  return shards <= 1 || stable_hash(label) % shards == shard;
+}
+
+std::vector<const VariantInfo*> space_variants(const Space& s, const Registry& r) {
+  std::vector<const VariantInfo*> out;
+  for (const VariantInfo* v : r.match(s.sweep.variants)) {
+    if (v->label == s.baseline()) continue;
+    bool ok = true;
+    for (const auto& f : s.params) ok = ok && f.accepts(v->params);
+    if (ok) out.push_back(v);
+  }
+  return out;
+}
+
+PointResult blank_result(const std::string& label, const Params& params, const std::string& family, const Workload& w) {
+  PointResult r;
+  r.variant = label;
+  r.family = family;
+  r.params = params;
+  r.key = w.key;
+  r.value = w.value;
+  r.order = w.order;
+  r.n = w.n;
+  r.distribution = w.dist.name();
+  r.seed = w.seed;
+  return r;
+}
+
+std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantInfo*>& variants,
+                               const ResourceCheck& resources, std::size_t shard, std::size_t shards) {
+  // Groups in first-appearance order of the sweeps; workloads deduplicated.
+  std::vector<Group> groups;
+  auto group_for = [&](KeyType k, ValueType v, Order o) -> Group& {
+    for (auto& g : groups)
+      if (g.key == k && g.value == v && g.order == o) return g;
+    groups.push_back(Group{k, v, o, {}, {}, {}});
+    return groups.back();
+  };
+  for (const auto& a : s.sweep.sweeps)
+    for (auto k : a.keys)
+      for (auto val : a.values)
+        for (auto o : a.orders) {
+          Group& g = group_for(k, val, o);
+          for (auto n : a.sizes)
+            for (const auto& d : a.distributions) {
+              Workload w{k, val, o, n, d, s.sweep.seed};
+              bool dup = false;
+              for (const auto& x : g.workloads) dup |= x.n == n && x.dist.name() == d.name();
+              if (!dup) g.workloads.push_back(w);
+            }
+        }
+  for (auto& g : groups) {
+    std::stable_sort(g.workloads.begin(), g.workloads.end(),
+                     [](const Workload& a, const Workload& b) { return a.n < b.n; });
+    for (const VariantInfo* v : variants) {
+      if (!in_shard(v->label, shard, shards)) continue;
+      std::string why;
+      const Workload* at = nullptr;
+      for (const auto& w : g.workloads) {
+        why = v->skip_reason(w.problem());
+        if (why.empty() && resources) why = resources(*v, w.problem());
+        if (!why.empty()) {
+          at = &w;
+          break;
+        }
+      }
+      if (at) {
+        PointResult r = blank_result(v->label, v->params, v->family, *at);
+        r.status = Status::skipped;
+        r.reason = "pruned: " + why;
+        g.pruned.push_back(std::move(r));
+      } else {
+        g.candidates.push_back(make_candidate(*v));
+      }
+    }
+  }
+  return groups;
+}
+
+}  // namespace sortbench::tune

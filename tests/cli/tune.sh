@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# sortbench tune end to end with the fake evaluator (no GPU): a worker that
+# crashes costs only its point, a SIGKILLed tune resumes from the cache losing
+# at most the point in flight, --devices shards merge to the unsharded answer,
+# and bad input exits 2 writing nothing.
+# usage: tune.sh SORTBENCH_BINARY SOURCE_DIR
+set -euo pipefail
+bin=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cat > space.json <<'JSON'
+{"name": "fake", "variants": ["fake.*"],
+ "sweeps": [{"keys": ["u32"], "values": ["none", "u32"], "sizes": ["2^20:2^28:x4"], "distributions": ["uniform"]}],
+ "strategy": {"name": "exhaustive"}}
+JSON
+pick() { python3 -c "import json,sys; print(' '.join(e['variant']+'@'+str(e['n_min']) for e in json.load(open(sys.argv[1]))['entries']))" "$1"; }
+
+# 1. Reference run.
+"$bin" tune --space space.json --fake-evaluator --out ref.json --best ref-best.json --cache ref.jsonl > /dev/null 2>&1
+total=$(wc -l < ref.jsonl)
+[ "$total" -eq 270 ] || fail "expected 270 cached evaluations, got $total"
+
+# 2. Fault isolation: the worker aborts on rb6.ipt4.*; those points fail, the rest is measured.
+"$bin" tune --space space.json --fake-evaluator --fake-crash 'fake.radix.rb6.ipt4.*' --out crash.json \
+  --best crash-best.json --cache crash.jsonl > /dev/null 2>&1 || fail "tune with a crashing worker exited $?"
+failed=$(grep -c 'killed by signal' crash.jsonl || true)
+[ "$failed" -eq 6 ] || fail "expected 6 points failed by the crashing worker, got $failed"
+[ "$(pick crash-best.json)" = "$(pick ref-best.json)" ] || fail "a crashing point changed the picks"
+
+# 3. SIGKILL part way, then resume: nothing measured is lost.
+"$bin" tune --space space.json --fake-evaluator --fake-delay 0.01 --out kill.json --best kill-best.json \
+  --cache kill.jsonl > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  [ -f kill.jsonl ] && [ "$(wc -l < kill.jsonl)" -ge 30 ] && break
+  sleep 0.05
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+before=$(wc -l < kill.jsonl)
+[ "$before" -ge 30 ] && [ "$before" -lt "$total" ] || fail "kill landed at $before of $total"
+out=$("$bin" tune --space space.json --fake-evaluator --out kill.json --best kill-best.json --cache kill.jsonl 2>/dev/null)
+echo "$out" | grep -q "from the cache" || fail "no cache summary"
+measured=$(echo "$out" | sed -n 's/^strategy exhaustive: \([0-9]*\) evaluations, \([0-9]*\) from the cache.*/\1/p')
+hits=$(echo "$out" | sed -n 's/^strategy exhaustive: \([0-9]*\) evaluations, \([0-9]*\) from the cache.*/\2/p')
+[ "$hits" -ge "$((before - 1))" ] || fail "resume reused $hits of $before cached lines"
+[ "$((measured + hits))" -eq "$total" ] || fail "resume measured $measured + $hits cached != $total"
+[ "$(pick kill-best.json)" = "$(pick ref-best.json)" ] || fail "resumed picks differ"
+
+# 4. Two shards side by side, merged == unsharded; and by hand with sortbench merge.
+"$bin" tune --space space.json --fake-evaluator --devices 0,1 --out dev.json --cache dev.jsonl > /dev/null 2>&1
+[ "$(pick results/fake-gpu/best.json)" = "$(pick ref-best.json)" ] || fail "--devices merge differs from unsharded"
+"$bin" merge --out m.json --best m-best.json dev.shard-0-of-2.json dev.shard-1-of-2.json > /dev/null
+[ "$(pick m-best.json)" = "$(pick ref-best.json)" ] || fail "sortbench merge differs from unsharded"
+"$bin" merge --caches ref.jsonl,crash.jsonl --cache-out joined.jsonl > /dev/null
+[ "$(wc -l < joined.jsonl)" -eq 270 ] || fail "merged caches should hold 270 distinct keys"
+
+# 5. Bad input: one line, exit 2, nothing written.
+expect_bad() {
+  local rc=0 err
+  err=$("$bin" "$@" 2>&1 >/dev/null) || rc=$?
+  [ "$rc" -eq 2 ] || fail "'$*' exited $rc, expected 2 ($err)"
+  [ "$(echo "$err" | wc -l)" -eq 1 ] || fail "'$*' printed more than one line: $err"
+}
+mkdir bad && cd bad
+echo '{"variants": ["fake.*"], "sizes": ["2^20"], "distributions": ["uniform"], "strategy": {"name": "nope"}}' > s.json
+expect_bad tune --space s.json --fake-evaluator
+expect_bad tune --space ../space.json --fake-evaluator --shard 2/2
+expect_bad tune --space ../space.json --fake-evaluator --strategy annealing
+expect_bad tune --space ../space.json --fake-evaluator --variants 'nomatch.*'
+expect_bad tune --fake-evaluator
+expect_bad merge --out x.json missing.json
+[ -z "$(ls -A | grep -v '^s.json$')" ] || fail "bad input wrote files: $(ls -A)"
+echo "tune CLI: ok"

@@ -1,0 +1,427 @@
+// sortbench tune on the CPU: spaces, pruning, scoring, strategies, cache keys,
+// resume after SIGKILL, shard/merge equivalence and best.json selection, all
+// against the fake evaluator (harness/src/tune/fake.cpp).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "sortbench/sort.hpp"
+#include "sortbench/tune.hpp"
+
+using namespace sortbench;
+using namespace sortbench::tune;
+using nlohmann::json;
+
+namespace {
+
+const char* kSpace = R"({
+  "name": "t",
+  "variants": ["fake.*"],
+  "measure": {"budget_s": 1},
+  "sweeps": [{"keys": ["u32"], "values": ["none", "u32"], "sizes": ["2^20:2^28:x4"], "distributions": ["uniform"]}]
+})";
+
+Space fake_space(StrategyKind k = StrategyKind::exhaustive) {
+  register_fake_variants();
+  Space s = parse_space(kSpace, "test.json");
+  s.strategy.kind = k;
+  return s;
+}
+
+CacheIdentity test_identity() {
+  CacheIdentity id;
+  id.gpu_model = "fake-gpu";
+  id.gpu_uuid = "GPU-0";
+  id.git_commit = "abc";
+  id.kernel_hash = "k1";
+  return id;
+}
+
+std::vector<Group> fake_groups(const Space& s, std::size_t shard = 0, std::size_t shards = 1) {
+  return plan_groups(s, space_variants(s, Registry::instance()), fake_resource_check, shard, shards);
+}
+
+std::string temp_path(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("sortbench_tune_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+PointResult timed(const std::string& label, std::size_t n, double ms, double rse = 0.001) {
+  PointResult r;
+  r.variant = label;
+  r.n = n;
+  r.distribution = "uniform";
+  r.status = Status::ok;
+  r.time_ms.median = ms;
+  r.time_ms.rel_stderr = rse;
+  return r;
+}
+
+}  // namespace
+
+TEST(TuneSpace, ParsesFiltersAndRejectsBadInput) {
+  register_fake_variants();
+  Space s = parse_space(R"({"variants": ["fake.radix.*"], "sizes": ["2^20"], "distributions": ["uniform"],
+                            "params": {"radix_bits": [6, 8], "block_threads": {"min": 200}},
+                            "strategy": {"name": "descent", "restarts": 2}})",
+                        "s.json");
+  EXPECT_EQ(s.baseline(), "cub.radix_sort");
+  EXPECT_EQ(s.strategy.kind, StrategyKind::descent);
+  const auto vs = space_variants(s, Registry::instance());
+  EXPECT_EQ(vs.size(), 2u * 4u * 2u);  // rb6/rb8 x ipt x tpb256/tpb512
+  for (auto* v : vs) EXPECT_EQ(v->label.find(".tpb128"), std::string::npos) << v->label;
+  // Round trip.
+  const Space again = parse_space(space_to_json(s).dump(), "again");
+  EXPECT_EQ(space_to_json(again), space_to_json(s));
+  auto error = [](const std::string& text) {
+    try {
+      parse_space(text, "bad.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(R"({"sizes": ["2^20"], "distributions": ["uniform"], "strategy": {"name": "annealing"}})"),
+            "bad.json: $.strategy.name: expected one of exhaustive, random, halving, descent");
+  EXPECT_EQ(error(R"({"sizes": ["2^20"], "distributions": ["uniform"], "params": {"rb": {"least": 1}}})"),
+            "bad.json: $.params.rb.least: unknown field; expected min or max");
+  EXPECT_EQ(error(R"({"sizes": ["2^20"], "distributions": ["uniform"], "score": {"noise_z": -1}})"),
+            "bad.json: $.score.noise_z: expected a number from 0 to 10, got -1");
+  EXPECT_NE(error(R"({"sizes": ["2^20"], "distributions": ["uniform"], "sweeps": [{"keys": ["u16"]}]})").find("$.sweeps[0].keys[0]"),
+            std::string::npos);
+}
+
+TEST(TuneSpace, GroupsPruneUnsupportedAndOverResourced) {
+  const Space s = fake_space();
+  const auto groups = fake_groups(s);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].name(), "u32/none");
+  EXPECT_EQ(groups[1].name(), "u32/u32");
+  EXPECT_EQ(groups[0].workloads.size(), 5u);
+  // 40 fake variants: 12 rb4 ones capped at 2^26, and two more (tpb512 x ipt16) over shared memory.
+  EXPECT_EQ(groups[0].candidates.size(), 26u);
+  EXPECT_EQ(groups[0].pruned.size(), 14u);
+  bool saw_resource = false, saw_cap = false;
+  for (const auto& p : groups[0].pruned) {
+    EXPECT_EQ(p.status, Status::skipped);
+    saw_resource |= p.reason.find("shared memory") != std::string::npos;
+    saw_cap |= p.reason.find("capped at 2^26") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_resource);
+  EXPECT_TRUE(saw_cap);
+  const Candidate c = make_candidate(*Registry::instance().find("fake.radix.rb8.ipt8.tpb256"));
+  EXPECT_EQ(c.method, "fake.radix");
+  EXPECT_EQ(c.resource_cost, 2048);
+}
+
+TEST(TuneScore, WeightedGeometricMeanAndNoise) {
+  ScoreSettings ss;
+  ss.size_weight_exponent = 0.5;
+  // Speedup 2 at n=1 (weight 1), speedup 0.5 at n=4 (weight 2): exp((ln2 - 2 ln2)/3) = 2^(-1/3).
+  PointResult a1 = timed("a", 1, 1.0), a4 = timed("a", 4, 4.0), b1 = timed("cub", 1, 2.0), b4 = timed("cub", 4, 2.0);
+  const Score s = score_results({&a1, &a4}, {&b1, &b4}, 1, ss);
+  ASSERT_TRUE(s.valid);
+  EXPECT_NEAR(s.value, std::pow(2.0, -1.0 / 3.0), 1e-12);
+  EXPECT_NEAR(s.rel_error, std::sqrt(1 * 2e-6 + 4 * 2e-6) / 3, 1e-12);
+  // A failed workload invalidates the point.
+  PointResult f = a4;
+  f.status = Status::failed;
+  f.reason = "cudaErrorIllegalAddress";
+  EXPECT_FALSE(score_results({&a1, &f}, {&b1, &b4}, 1, ss).valid);
+  // Ties within noise go to the smaller resource cost.
+  Candidate big{"big", "f", "f", {}, 4096}, small{"small", "f", "f", {}, 1024}, far{"far", "f", "f", {}, 10};
+  Score sb{true, 1.010, 0.004, 1, ""}, ssm{true, 1.000, 0.004, 1, ""}, sf{true, 0.8, 0.004, 1, ""};
+  EXPECT_TRUE(ties(sb, ssm, ss));
+  EXPECT_FALSE(ties(sb, sf, ss));
+  auto rk = rank({{&big, sb}, {&far, sf}, {&small, ssm}}, ss);
+  ASSERT_EQ(rk.size(), 3u);
+  EXPECT_EQ(rk[0].candidate->label, "small");
+  EXPECT_EQ(rk[1].candidate->label, "big");
+  // Clearly better wins whatever it costs.
+  Score clear{true, 1.2, 0.004, 1, ""};
+  EXPECT_EQ(rank({{&big, clear}, {&small, ssm}}, ss)[0].candidate->label, "big");
+}
+
+namespace {
+struct StrategyRun {
+  std::vector<Group> groups;  // the rankings point into these
+  std::vector<SearchOutcome> outcomes;
+  std::size_t evaluations;
+};
+StrategyRun run_strategy(StrategyKind k, std::size_t budget = 0) {
+  Space s = fake_space(k);
+  s.strategy.budget = budget;
+  StrategyRun r;
+  r.groups = fake_groups(s);
+  FakeEvaluator eval;
+  Session session(s, eval, nullptr, test_identity());
+  for (const auto& g : r.groups) {
+    r.outcomes.push_back(search(s.strategy, g, session));
+    EXPECT_LE(r.outcomes.back().evaluations, planned_evaluations(s.strategy, g));
+  }
+  r.evaluations = session.evaluations();
+  EXPECT_EQ(eval.calls, r.evaluations);
+  return r;
+}
+}  // namespace
+
+TEST(TuneStrategy, ExhaustiveFindsTheModelOptimum) {
+  const auto r = run_strategy(StrategyKind::exhaustive);
+  ASSERT_EQ(r.outcomes.size(), 2u);
+  EXPECT_EQ(r.outcomes[0].ranking[0].candidate->label, "fake.radix.rb6.ipt12.tpb256");
+  EXPECT_EQ(r.outcomes[1].ranking[0].candidate->label, "fake.radix.rb8.ipt8.tpb256");
+  EXPECT_EQ(r.evaluations, 2u * (5 + 26 * 5));
+  EXPECT_EQ(r.outcomes[0].scored, 26u);
+  EXPECT_GE(r.outcomes[0].wall_s, 0.0);
+}
+
+TEST(TuneStrategy, HalvingAndDescentMatchExhaustiveWithFewerEvaluations) {
+  const auto ex = run_strategy(StrategyKind::exhaustive);
+  for (auto k : {StrategyKind::halving, StrategyKind::descent}) {
+    const auto r = run_strategy(k);
+    EXPECT_LT(r.evaluations, ex.evaluations) << to_string(k);
+    for (std::size_t g = 0; g < 2; ++g) {
+      ASSERT_FALSE(r.outcomes[g].ranking.empty());
+      const double best = ex.outcomes[g].ranking[0].score.value, got = r.outcomes[g].ranking[0].score.value;
+      EXPECT_GE(got, best * 0.98) << to_string(k) << " " << r.outcomes[g].group;
+    }
+  }
+}
+
+TEST(TuneStrategy, RandomRespectsItsBudget) {
+  const auto r = run_strategy(StrategyKind::random, 5);
+  for (const auto& o : r.outcomes) EXPECT_EQ(o.scored, 5u);
+  EXPECT_EQ(r.evaluations, 2u * (5 + 5 * 5));
+  // Deterministic for a seed.
+  const auto again = run_strategy(StrategyKind::random, 5);
+  EXPECT_EQ(again.outcomes[0].ranking[0].candidate->label, r.outcomes[0].ranking[0].candidate->label);
+}
+
+TEST(TuneCache, KeysNameEverythingThatMatters) {
+  const CacheIdentity id = test_identity();
+  const Params p{{"radix_bits", "rb", "8"}};
+  Workload w{KeyType::u32, ValueType::none, Order::ascending, 1 << 20, {}, 1};
+  MeasureSettings m;
+  const std::string k = cache_key(id, "fake.x", p, w, m);
+  EXPECT_EQ(k, cache_key(id, "fake.x", p, w, m));
+  auto differs = [&](auto mutate) {
+    CacheIdentity id2 = id;
+    Params p2 = p;
+    Workload w2 = w;
+    MeasureSettings m2 = m;
+    std::string label = "fake.x";
+    mutate(id2, p2, w2, m2, label);
+    return cache_key(id2, label, p2, w2, m2) != k;
+  };
+  EXPECT_TRUE(differs([](auto& i, auto&, auto&, auto&, auto&) { i.gpu_uuid = "GPU-1"; }));
+  EXPECT_TRUE(differs([](auto& i, auto&, auto&, auto&, auto&) { i.gpu_model = "h200"; }));
+  EXPECT_TRUE(differs([](auto& i, auto&, auto&, auto&, auto&) { i.kernel_hash = "k2"; }));
+  EXPECT_TRUE(differs([](auto& i, auto&, auto&, auto&, auto&) { i.git_commit = "def"; }));
+  EXPECT_TRUE(differs([](auto& i, auto&, auto&, auto&, auto&) { i.cuda_flags = "-G"; }));
+  EXPECT_TRUE(differs([](auto&, auto& pp, auto&, auto&, auto&) { pp[0].value = "6"; }));
+  EXPECT_TRUE(differs([](auto&, auto&, auto& ww, auto&, auto&) { ww.n = 1 << 22; }));
+  EXPECT_TRUE(differs([](auto&, auto&, auto& ww, auto&, auto&) { ww.value = ValueType::u32; }));
+  EXPECT_TRUE(differs([](auto&, auto&, auto& ww, auto&, auto&) { ww.seed = 2; }));
+  EXPECT_TRUE(differs([](auto&, auto&, auto&, auto& mm, auto&) { mm.cold_l2 = false; }));
+  EXPECT_TRUE(differs([](auto&, auto&, auto&, auto&, auto& l) { l = "fake.y"; }));
+}
+
+TEST(TuneCache, RerunSkipsCachedPointsAndFreshIgnoresThem) {
+  const std::string path = temp_path("rerun.jsonl");
+  std::filesystem::remove(path);
+  const Space s = fake_space(StrategyKind::halving);
+  const auto groups = fake_groups(s);
+  double first_score = 0;
+  std::size_t first_evals = 0;
+  {
+    ResultCache cache(path);
+    FakeEvaluator eval;
+    Session session(s, eval, &cache, test_identity());
+    const TuneRun run = run_tune(s, groups, session);
+    first_evals = run.evaluations;
+    first_score = run.outcomes[0].ranking[0].score.value;
+    EXPECT_EQ(run.cache_hits, 0u);
+  }
+  {
+    ResultCache cache(path);
+    EXPECT_EQ(cache.loaded(), first_evals);
+    FakeEvaluator eval;
+    Session session(s, eval, &cache, test_identity());
+    const TuneRun run = run_tune(s, groups, session);
+    EXPECT_EQ(run.evaluations, 0u);
+    EXPECT_EQ(eval.calls, 0u);
+    EXPECT_EQ(run.cache_hits, first_evals);
+    EXPECT_DOUBLE_EQ(run.outcomes[0].ranking[0].score.value, first_score);
+  }
+  {
+    ResultCache cache(path, /*load_existing=*/false);  // --fresh
+    FakeEvaluator eval;
+    Session session(s, eval, &cache, test_identity());
+    EXPECT_EQ(run_tune(s, groups, session).evaluations, first_evals);
+  }
+  // A torn last line (a kill mid-write) is skipped, and the next append starts a fresh line.
+  { std::ofstream(path, std::ios::app) << "{\"key\": {\"id\": "; }
+  {
+    ResultCache cache(path);
+    EXPECT_EQ(cache.torn_lines(), 1u);
+    cache.append(R"({"x":1})", timed("fake.z", 1, 1.0));
+  }
+  ResultCache cache(path);
+  EXPECT_EQ(cache.torn_lines(), 1u);
+  EXPECT_NE(cache.find(R"({"x":1})"), nullptr);
+}
+
+namespace {
+// Writes the count of finished evaluations to a pipe after each one.
+struct PipeProgress : Progress {
+  int fd;
+  explicit PipeProgress(int f) : fd(f) {}
+  void update(const std::string& line) override {
+    const auto close = line.find('/');
+    const std::string done = line.substr(1, close - 1) + "\n";
+    if (::write(fd, done.data(), done.size()) < 0) std::_Exit(9);
+  }
+};
+}  // namespace
+
+TEST(TuneCache, ResumeAfterSigkillLosesAtMostThePointInFlight) {
+  const std::string path = temp_path("kill.jsonl");
+  std::filesystem::remove(path);
+  const Space s = fake_space(StrategyKind::exhaustive);
+  const auto groups = fake_groups(s);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    ResultCache cache(path);
+    FakeEvaluator eval(0.005);  // 5 ms a point: the parent kills it part way
+    PipeProgress progress(fds[1]);
+    Session session(s, eval, &cache, test_identity(), &progress);
+    run_tune(s, groups, session);
+    std::_Exit(0);
+  }
+  ::close(fds[1]);
+  FILE* in = ::fdopen(fds[0], "r");
+  std::size_t seen = 0;
+  char line[64];
+  while (seen < 40 && std::fgets(line, sizeof line, in)) seen = std::stoul(line);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  std::fclose(in);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  ASSERT_GE(seen, 40u);
+  // Every evaluation reported before the kill is in the cache; at most one more was in flight.
+  ResultCache cache(path);
+  EXPECT_GE(cache.loaded(), seen);
+  const std::size_t total = 2u * (5 + 26 * 5);
+  EXPECT_LT(cache.loaded(), total);
+  FakeEvaluator eval;
+  Session session(s, eval, &cache, test_identity());
+  const TuneRun resumed = run_tune(s, groups, session);
+  EXPECT_EQ(resumed.evaluations + resumed.cache_hits, total);
+  EXPECT_EQ(resumed.evaluations, total - cache.loaded());
+  // Same answer as a run that was never interrupted.
+  FakeEvaluator eval2;
+  Session clean(s, eval2, nullptr, test_identity());
+  const TuneRun whole = run_tune(s, groups, clean);
+  for (std::size_t g = 0; g < 2; ++g) {
+    EXPECT_EQ(resumed.outcomes[g].ranking[0].candidate->label, whole.outcomes[g].ranking[0].candidate->label);
+    EXPECT_DOUBLE_EQ(resumed.outcomes[g].ranking[0].score.value, whole.outcomes[g].ranking[0].score.value);
+  }
+}
+
+TEST(TuneShard, TwoShardsMergedEqualOneUnshardedRun) {
+  const Space s = fake_space(StrategyKind::exhaustive);
+  const json device = {{"model", "fake-gpu"}, {"uuid", "GPU-0"}};
+  auto report_of = [&](std::size_t shard, std::size_t shards) {
+    const auto groups = fake_groups(s, shard, shards);
+    FakeEvaluator eval;
+    Session session(s, eval, nullptr, test_identity());
+    const TuneRun run = run_tune(s, groups, session);
+    Report r;
+    r.context = {{"device", device}, {"config", space_to_json(s)}, {"tune", run.summary()}};
+    r.results = run.results;
+    return r;
+  };
+  const Report whole = report_of(0, 1);
+  const Report a = report_of(0, 2), b = report_of(1, 2);
+  // The split is a partition of the points.
+  std::size_t na = 0, nb = 0;
+  for (const auto& g : fake_groups(s, 0, 2)) na += g.candidates.size() + g.pruned.size();
+  for (const auto& g : fake_groups(s, 1, 2)) nb += g.candidates.size() + g.pruned.size();
+  EXPECT_EQ(na + nb, 2u * 40u);
+  EXPECT_GT(na, 0u);
+  EXPECT_GT(nb, 0u);
+  const Report merged = merge_reports({a, b}, {"a.json", "b.json"});
+  EXPECT_EQ(merged.results.size(), whole.results.size());
+  const json best_whole = best_json(whole.results, s, device, {});
+  const json best_merged = best_json(merged.results, s, device, {});
+  EXPECT_EQ(best_whole["entries"], best_merged["entries"]);
+  EXPECT_EQ(best_whole["group_picks"], best_merged["group_picks"]);
+  EXPECT_EQ(best_whole["group_picks"][0]["variant"], "fake.radix.rb6.ipt12.tpb256");
+  // Merging refuses reports of different spaces.
+  Report other = b;
+  other.context["config"]["name"] = "other";
+  EXPECT_THROW(merge_reports({a, other}, {"a.json", "other.json"}), ConfigError);
+}
+
+TEST(TuneBest, RangesAndSelection) {
+  const Space s = fake_space(StrategyKind::exhaustive);
+  FakeEvaluator eval;
+  Session session(s, eval, nullptr, test_identity());
+  const TuneRun run = run_tune(s, fake_groups(s), session);
+  const json best = best_json(run.results, s, {{"model", "fake-gpu"}}, {});
+  EXPECT_EQ(best["schema"], "sortbench-best");
+  EXPECT_EQ(best["gpu_model"], "fake-gpu");
+  // The model favours 128-thread blocks below 2^22 keys: keys-only splits into two ranges.
+  std::vector<json> keys_only;
+  for (const auto& e : best["entries"])
+    if (e["value"] == "none") keys_only.push_back(e);
+  ASSERT_EQ(keys_only.size(), 2u);
+  EXPECT_EQ(keys_only[0]["n_min"], 1u << 20);
+  EXPECT_EQ(keys_only[0]["n_max"], 1u << 20);
+  EXPECT_EQ(keys_only[0]["variant"], "fake.radix.rb6.ipt12.tpb128");
+  EXPECT_EQ(keys_only[1]["n_min"], 1u << 22);
+  EXPECT_EQ(keys_only[1]["n_max"], 1u << 28);
+  EXPECT_EQ(keys_only[1]["variant"], "fake.radix.rb6.ipt12.tpb256");
+  EXPECT_GT(keys_only[1]["margin"].get<double>(), 0.0);
+  EXPECT_FALSE(keys_only[1]["runner_up"].is_null());
+  // Selection: inside a range, between ranges (nearest in log2 n), outside all, other types.
+  EXPECT_EQ(select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 20).variant,
+            "fake.radix.rb6.ipt12.tpb128");
+  EXPECT_EQ(select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 24).variant,
+            "fake.radix.rb6.ipt12.tpb256");
+  EXPECT_EQ(select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1000).variant,
+            "fake.radix.rb6.ipt12.tpb128");
+  EXPECT_EQ(select_best(best, KeyType::u32, ValueType::none, Order::ascending, std::size_t(1) << 30).variant,
+            "fake.radix.rb6.ipt12.tpb256");
+  const BestChoice pairs = select_best(best, KeyType::u32, ValueType::u32, Order::ascending, 1 << 26);
+  EXPECT_TRUE(pairs.found);
+  EXPECT_EQ(pairs.variant, "fake.radix.rb8.ipt8.tpb256");
+  EXPECT_FALSE(select_best(best, KeyType::u64, ValueType::none, Order::ascending, 1 << 20).found);
+  EXPECT_FALSE(select_best(best, KeyType::u32, ValueType::none, Order::descending, 1 << 20).found);
+  EXPECT_FALSE(select_best(json::object(), KeyType::u32, ValueType::none, Order::ascending, 1).found);
+}
+
+TEST(TuneBest, DispatchReadsBestJsonForThisGpuOnly) {
+  const std::string path = temp_path("best.json");
+  json best = {{"gpu_model", "h100-80gb-hbm3"},
+               {"entries", json::array({{{"key", "u32"}, {"value", "none"}, {"order", "ascending"}, {"n_min", 1 << 20},
+                                         {"n_max", 1 << 28}, {"variant", "radix.x.rb8"}, {"params", json::object()},
+                                         {"score", 1.1}}})}};
+  std::ofstream(path) << best.dump();
+  EXPECT_EQ(detail::tuned_label(path, "h100-80gb-hbm3", KeyType::u32, ValueType::none, 1 << 24), "radix.x.rb8");
+  EXPECT_EQ(detail::tuned_label(path, "h200", KeyType::u32, ValueType::none, 1 << 24), "");  // another GPU
+  EXPECT_EQ(detail::tuned_label(path, "h100-80gb-hbm3", KeyType::u64, ValueType::none, 1 << 24), "");
+  EXPECT_EQ(detail::tuned_label(path + ".missing", "h100-80gb-hbm3", KeyType::u32, ValueType::none, 1 << 24), "");
+}

@@ -1,0 +1,87 @@
+// sortbench::sort: dispatch to the tuned best.json entry for this GPU, and the
+// cub.radix_sort fallback where there is none; every result validated.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "gpu_test_util.hpp"
+#include "sortbench/sort.hpp"
+
+using namespace sortbench;
+using namespace sortbench::test;
+
+namespace {
+
+std::string model_of_this_gpu() {
+  int dev = 0;
+  cuda_check(cudaGetDevice(&dev), "device");
+  cudaDeviceProp p{};
+  cuda_check(cudaGetDeviceProperties(&p, dev), "props");
+  return device_model_slug(p.name);
+}
+
+std::string write_best(const std::string& model, const std::string& variant) {
+  const std::string path = (std::filesystem::temp_directory_path() / "sortbench_test_best.json").string();
+  std::ofstream(path) << R"({"schema": "sortbench-best", "gpu_model": ")" << model << R"(", "entries": [
+    {"key": "u32", "value": "none", "order": "ascending", "n_min": 1, "n_max": 1073741824, "variant": ")" << variant << R"(", "params": {}, "score": 1},
+    {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1, "n_max": 1073741824, "variant": ")" << variant << R"(", "params": {}, "score": 1}]})";
+  return path;
+}
+
+// Sorts a uniform u32 workload with sortbench::sort and validates it; returns the label used.
+std::string sort_and_validate(std::size_t n, bool pairs, const SortOptions& o) {
+  Workload w{KeyType::u32, pairs ? ValueType::u32 : ValueType::none, Order::ascending, n, {}, 7};
+  DevMem pristine(n * 4), keys(n * 4), values(pairs ? n * 4 : 0);
+  cudaStream_t s = 0;
+  generate_keys(w, pristine.p, s);
+  cuda_check(cudaMemcpyAsync(keys.p, pristine.p, n * 4, cudaMemcpyDeviceToDevice, s), "copy");
+  auto* v = static_cast<std::uint32_t*>(values.p);
+  if (pairs) fill_index_values(v, n, s);
+  const std::string label = pairs ? sortbench::sort(static_cast<std::uint32_t*>(keys.p), v, n, s, o)
+                                  : sortbench::sort(static_cast<std::uint32_t*>(keys.p), n, s, o);
+  const Validation val = validate_sort(w.problem(), pristine.p, keys.p, pairs ? v : nullptr, false, s);
+  EXPECT_TRUE(val.ok()) << label << ": " << val.message;
+  return label;
+}
+
+}  // namespace
+
+TEST(SortDispatch, FallsBackToCubWithoutTuning) {
+  SORTBENCH_REQUIRE_GPU();
+  SortOptions o;
+  o.best_json = "/nonexistent/best.json";
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), "cub.radix_sort");
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), "cub.radix_sort");
+  // A best.json for another GPU model is not used.
+  o.best_json = write_best("some-other-gpu", "cub.merge_sort");
+  EXPECT_EQ(sort_and_validate(1 << 16, false, o), "cub.radix_sort");
+}
+
+TEST(SortDispatch, UsesTheTunedEntryForThisGpu) {
+  SORTBENCH_REQUIRE_GPU();
+  SortOptions o;
+  o.best_json = write_best(model_of_this_gpu(), "cub.merge_sort");  // a registered non-default variant
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), "cub.merge_sort");
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), "cub.merge_sort");
+  EXPECT_EQ(sort_and_validate(1, false, o), "cub.merge_sort");
+  // A tuned label this build does not have falls back.
+  o.best_json = write_best(model_of_this_gpu(), "radix.not_in_this_build");
+  EXPECT_EQ(sort_and_validate(1 << 18, false, o), "cub.radix_sort");
+}
+
+TEST(SortDispatch, CommittedBestJsonForThisGpu) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::string path = std::string(SORTBENCH_SOURCE_DIR) + "/results/" + model_of_this_gpu() + "/best.json";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path << " (run sortbench tune on this GPU)";
+  SortOptions o;
+  o.best_json = path;
+  for (std::size_t n : {std::size_t(1) << 20, std::size_t(1) << 24})
+    for (bool pairs : {false, true}) {
+      const std::string label = sort_and_validate(n, pairs, o);
+      const std::string expect = detail::tuned_label(path, model_of_this_gpu(), KeyType::u32,
+                                                     pairs ? ValueType::u32 : ValueType::none, n);
+      if (!expect.empty() && Registry::instance().find(expect)) EXPECT_EQ(label, expect);
+    }
+}
