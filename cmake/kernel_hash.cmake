@@ -2,7 +2,8 @@
 # (the built variants/ folders, variants/common, harness/src/device and the
 # device headers) into kernel_hash.cpp, so the tune cache never reuses a
 # measurement of different kernel code. Rewrites the file only on a change.
-# -DSRC=<source dir> -DOUT=<generated .cpp> "-DDIRS=<variant folders;...>"
+# -DSRC=<source dir> -DOUT=<generated .cpp> -DDIRS=<variant folders, comma-separated>
+string(REPLACE "," ";" DIRS "${DIRS}")
 set(_files "")
 foreach(dir IN LISTS DIRS ITEMS common)
   file(GLOB_RECURSE _f RELATIVE "${SRC}" "${SRC}/variants/${dir}/*")
