@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Turn a sortbench report of configs/radix-steps.json into a step-by-step
+account of the radix family (PMPP ch. 13 and seeds 001/002): what each
+optimisation bought at 2^24 and 2^28 keys, in GKeys/s and as a ratio to
+cub::DeviceRadixSort (Python standard library only).
+
+usage: tools/radix_steps.py REPORT.json [MORE.json ...] [--out PATH] [--sizes 24,28]
+Several reports (of one device) are merged; without --out the markdown goes
+to results/<gpu-model>/radix-steps.md.
+"""
+import argparse
+import fnmatch
+import json
+import os
+import sys
+
+CUB = "cub.radix_sort"
+THRUST = "thrust.sort"
+
+# The optimisation steps in the order of the book. Each step is the best
+# variant (highest GKeys/s at that point) among the labels its patterns match.
+STEPS = [
+    ("1-bit scatter, one thread per key", "000 PMPP 13.3 Fig. 13.4", ["radix.naive_scatter.*"]),
+    ("shared-memory local sort, coalesced writes", "000 PMPP 13.4", ["radix.local_sort.*"]),
+    ("r-bit digits, r successive 1-bit splits", "000 PMPP 13.5",
+     ["radix.rbit.*.ipt1.*.split.*"]),
+    ("r-bit digits, warp multisplit ranking", "000 PMPP 13.5, ranking method",
+     ["radix.rbit.*.ipt1.*.match.*"]),
+    ("thread coarsening (items per thread)", "000 PMPP 13.6",
+     ["radix.rbit.*.split.three_launch.*", "radix.rbit.*.match.three_launch.*"]),
+    ("single-pass bucket-table scan (decoupled look-back)", "001 scan strategy",
+     ["radix.rbit.*.single_pass_lookback.*"]),
+    ("Onesweep: one histogram pass, one ranking+look-back+scatter kernel per digit", "001 further reading",
+     ["radix.onesweep.*"]),
+]
+TEACHING = ("base-10 radix, three kernels (corrected)", "002 sec. 5", ["radix.base10.*"])
+
+DIST_ORDER = ["uniform", "entropy:0.544", "entropy:0.201", "sorted"]
+
+
+def slug(name):
+    s = ""
+    for c in name.lower():
+        if c.isalnum():
+            s += c
+        elif s and not s.endswith("-"):
+            s += "-"
+    s = s.strip("-")
+    if s.startswith("nvidia-"):
+        s = s[7:]
+    return s or "unknown-gpu"
+
+
+def matches(label, patterns):
+    return any(fnmatch.fnmatchcase(label, p) for p in patterns)
+
+
+def log2(n):
+    return n.bit_length() - 1 if n and n & (n - 1) == 0 else None
+
+
+class Table:
+    """Results indexed by (key, value, order, distribution, n) -> {variant: result}."""
+
+    def __init__(self, results):
+        self.points = {}
+        self.failed = []
+        for r in results:
+            if r.get("status") == "failed":
+                self.failed.append(r)
+            if r.get("status") != "ok":
+                continue
+            k = (r["key"], r["value"], r.get("order", "ascending"), r["distribution"], r["n"])
+            self.points.setdefault(k, {})[r["variant"]] = r
+
+    def at(self, key, value, dist, n, order="ascending"):
+        return self.points.get((key, value, order, dist, n), {})
+
+
+def gk(r):
+    return r.get("gkeys_per_s") if r else None
+
+
+def ratio_to_cub(r, point):
+    if not r:
+        return None
+    sp = r.get("speedup") or {}
+    if CUB in sp and sp[CUB]:
+        return sp[CUB]
+    c = point.get(CUB)
+    if c and gk(c) and gk(r):
+        return gk(r) / gk(c)
+    return None
+
+
+def best(point, patterns):
+    cands = [r for v, r in point.items() if matches(v, patterns) and gk(r)]
+    return max(cands, key=gk) if cands else None
+
+
+def f_gk(x):
+    return "-" if x is None else (f"{x:.2f}" if x < 100 else f"{x:.0f}")
+
+
+def f_ratio(x):
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def step_table(tab, key, value, dist, sizes):
+    lines = []
+    head = "| step | seed | " + " | ".join(
+        f"best variant at 2^{s} | GKeys/s | vs CUB | vs previous step" for s in sizes) + " |"
+    lines.append(head)
+    lines.append("|" + " --- |" * (2 + 4 * len(sizes)))
+    prev = {s: None for s in sizes}
+    rows = [(i + 1, *st) for i, st in enumerate(STEPS)] + [("-", *TEACHING)]
+    any_data = False
+    for num, name, seed, pats in rows:
+        cells = [f"{num}. {name}" if num != "-" else f"({name})", seed]
+        for s in sizes:
+            point = tab.at(key, value, dist, 1 << s)
+            r = best(point, pats)
+            if r:
+                any_data = True
+            g = gk(r)
+            gain = None
+            if num != "-" and g and prev[s]:
+                gain = g / prev[s]
+            cells += [f"`{r['variant']}`" if r else "-", f_gk(g), f_ratio(ratio_to_cub(r, point)),
+                      f_ratio(gain) if num != "-" else ""]
+            if num != "-" and g:
+                prev[s] = g
+        lines.append("| " + " | ".join(cells) + " |")
+    for ref in (CUB, THRUST):
+        cells = [f"reference: {ref}", "-"]
+        for s in sizes:
+            point = tab.at(key, value, dist, 1 << s)
+            r = point.get(ref)
+            cells += [f"`{ref}`" if r else "-", f_gk(gk(r)), f_ratio(ratio_to_cub(r, point)), ""]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines if any_data else []
+
+
+def all_variants_table(tab, key, value, dist, sizes, labels):
+    lines = ["| variant | " + " | ".join(f"2^{s} GKeys/s | 2^{s} vs CUB" for s in sizes) + " |",
+             "|" + " --- |" * (1 + 2 * len(sizes))]
+    for v in labels:
+        cells = [f"`{v}`"]
+        have = False
+        for s in sizes:
+            point = tab.at(key, value, dist, 1 << s)
+            r = point.get(v)
+            have = have or bool(r)
+            cells += [f_gk(gk(r)), f_ratio(ratio_to_cub(r, point))]
+        if have:
+            lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("report", nargs="+")
+    ap.add_argument("--out")
+    ap.add_argument("--sizes", default="24,28", help="log2 sizes to show (default 24,28)")
+    args = ap.parse_args()
+    reports = []
+    for path in args.report:
+        with open(path) as f:
+            reports.append(json.load(f))
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    ctx = reports[0].get("context", {})
+    device = ctx.get("device", {})
+    model = device.get("model") or slug(device.get("name", ""))
+    for rep in reports[1:]:
+        other = rep.get("context", {}).get("device", {})
+        if other.get("name") != device.get("name"):
+            sys.exit(f"reports from different devices: {device.get('name')} and {other.get('name')}")
+    results = [r for rep in reports for r in rep.get("results", [])]
+    incomplete = [p for p, rep in zip(args.report, reports) if rep.get("complete") is False]
+    tab = Table(results)
+
+    combos = sorted({(k[0], k[1]) for k in tab.points}, key=lambda kv: (kv[1] != "none", kv[0]))
+    dists = sorted({k[3] for k in tab.points},
+                   key=lambda d: (DIST_ORDER.index(d) if d in DIST_ORDER else len(DIST_ORDER), d))
+    labels = sorted({r["variant"] for r in results if r["variant"].startswith("radix.")})
+
+    out = []
+    out.append("# The radix family step by step")
+    out.append("")
+    names = ", ".join(f"`{os.path.basename(p)}`" for p in args.report)
+    out.append(f"Generated by `tools/radix_steps.py` from {names}.")
+    for rep in reports:
+        c = rep.get("context", {})
+        if c.get("command_line"):
+            cl = c["command_line"]
+            out.append(f"Command: `{' '.join(cl) if isinstance(cl, list) else cl}`" +
+                       (f", {c['timestamp']}" if c.get("timestamp") else "") + ".")
+    if incomplete:
+        out.append(f"Incomplete (interrupted) reports: {', '.join(incomplete)}.")
+    if device:
+        out.append(f"Device: {device.get('name', '?')}"
+                   + (f", {device.get('sm_count')} SMs" if device.get('sm_count') else "")
+                   + (f", copy bandwidth {device.get('copy_gb_per_s'):.0f} GB/s"
+                      if isinstance(device.get('copy_gb_per_s'), (int, float)) else "") + ".")
+    build = ctx.get("build", {})
+    commit = build.get("git_commit") or build.get("commit") or build.get("git")
+    if commit:
+        out.append(f"Build: `{commit}`.")
+    n_ok = sum(1 for r in results if r.get("status") == "ok")
+    n_val = sum(1 for r in results if r.get("status") == "ok" and r.get("validation", {}).get("checked")
+                and r["validation"].get("sorted") and r["validation"].get("permutation"))
+    out.append(f"Results: {len(results)} points, {n_ok} ok ({n_val} of them validated sorted and a permutation), "
+               f"{len(tab.failed)} failed, {sum(1 for r in results if r.get('status') == 'skipped')} skipped.")
+    out.append("")
+    out.append("Each step row is the fastest variant of that design at the point (its parameters are in the "
+               "label); 'vs previous step' is its throughput over the row above. Ratios to CUB are taken in "
+               "the same run.")
+    out.append("")
+
+    for key, value in combos:
+        for dist in dists:
+            t = step_table(tab, key, value, dist, sizes)
+            if not t:
+                continue
+            what = f"{key} keys" + ("" if value == "none" else f" + {value} values")
+            out.append(f"## {what}, {dist}")
+            out.append("")
+            out += t
+            out.append("")
+
+    if labels:
+        out.append("## Every radix variant, u32 keys, uniform")
+        out.append("")
+        out += all_variants_table(tab, "u32", "none", "uniform", sizes, labels)
+        out.append("")
+
+    if tab.failed:
+        out.append("## Failed points")
+        out.append("")
+        for r in tab.failed:
+            out.append(f"- `{r['variant']}` {r['key']}/{r['value']}/{r['distribution']} n={r['n']}: "
+                       f"{r.get('reason') or r.get('validation', {}).get('message', '')}")
+        out.append("")
+
+    text = "\n".join(out)
+    path = args.out or os.path.join("results", model, "radix-steps.md")
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

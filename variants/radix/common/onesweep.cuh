@@ -1,0 +1,423 @@
+// Onesweep-class LSD radix sort (Adinets & Merrill 2022; the further reading
+// of seed 001; method facts in shared/anchors.md):
+//   histogram: one pass over the keys counts the digits of every pass at once
+//              (privatized shared-memory counters), then one tiny scan per pass
+//              turns the counts into each digit's first output position;
+//   per pass:  one kernel. A tile takes its id from an atomic counter, ranks
+//              its keys with warp match-any multisplit, publishes its per-digit
+//              counts and finds its global per-digit offsets by decoupled
+//              look-back over a (tile, digit) word chain, reorders the tile in
+//              shared memory and writes each digit's run contiguously.
+// Keys are read once per pass (not twice as in reduce-then-scan) and the
+// bucket table never goes through a separate scan.
+#pragma once
+
+#include <memory>
+
+#include "block_rank.cuh"
+#include "radix_common.cuh"
+#include "sortbench/traffic.hpp"
+
+namespace sortbench::radix {
+
+// MinBlocks > 1 asks the compiler to fit that many blocks per SM (a register
+// cap): more tiles in flight hide the latency of loads and look-back.
+template <int RadixBits, int ItemsPerThread, int BlockThreads, int MinBlocks = 1>
+struct OnesweepPolicy {
+  static constexpr int kRadixBits = RadixBits;
+  static constexpr int kItemsPerThread = ItemsPerThread;
+  static constexpr int kBlockThreads = BlockThreads;
+  static constexpr int kMinBlocks = MinBlocks;
+  static constexpr int kBins = 1 << RadixBits;
+  static constexpr int kWarps = BlockThreads / 32;
+  static constexpr int kTile = BlockThreads * ItemsPerThread;
+  // Bins owned by one thread in the count, scan and look-back phases.
+  static constexpr int kBinsPerThread = (kBins + BlockThreads - 1) / BlockThreads;
+  // Predecessors one look-back step reads at once.
+  static constexpr int kLookbackWindow = 16;
+  static_assert(RadixBits >= 1 && RadixBits <= 11, "digit bits 1..11");
+  static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024, "whole warps, at most 1024 threads");
+  static_assert(kTile < (1 << 16), "tile positions fit the rank arithmetic comfortably");
+
+  static Params params() {
+    Params p{{"radix_bits", "rb", std::to_string(RadixBits)},
+             {"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
+             {"block_threads", "tpb", std::to_string(BlockThreads)}};
+    if (MinBlocks > 1) p.push_back({"min_blocks_per_sm", "mb", std::to_string(MinBlocks)});
+    return p;
+  }
+
+  template <class Bits>
+  struct Smem {
+    union {
+      unsigned count[kBins * kWarps];  // digit-major per-warp counters
+      Bits keys[kTile];
+      unsigned values[kTile];
+    } u;
+    unsigned bin_offset[kBins];  // output position of local position 0 of each digit
+    typename BlockScanShfl<BlockThreads>::Storage scan;
+    unsigned tile;
+  };
+  template <class Bits>
+  static constexpr std::size_t smem_bytes() {
+    return sizeof(Smem<Bits>);
+  }
+};
+
+namespace onesweep_detail {
+
+constexpr int kHistThreads = 512;
+
+template <int RadixBits, class Bits>
+__global__ void __launch_bounds__(kHistThreads)
+    histogram_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, unsigned* __restrict__ hist) {
+  constexpr int kBins = 1 << RadixBits;
+  constexpr int kPasses = (int(sizeof(Bits) * 8) + RadixBits - 1) / RadixBits;
+  extern __shared__ unsigned counts[];  // [kPasses][kBins]
+  for (int i = threadIdx.x; i < kPasses * kBins; i += kHistThreads) counts[i] = 0;
+  __syncthreads();
+  auto count = [&](Bits key) {
+    const Bits o = map.ordered(key);
+#pragma unroll
+    for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * kBins + unsigned(o >> (p * RadixBits)) % kBins], 1u);
+  };
+  // 16-byte loads, several in flight per thread: the kernel must stream the
+  // keys at memory speed while the shared atomics keep up.
+  using Vec = std::conditional_t<sizeof(Bits) == 4, uint4, ulonglong2>;
+  constexpr int kPerVec = int(sizeof(Vec) / sizeof(Bits));
+  constexpr int kUnroll = 4;
+  const unsigned stride = gridDim.x * kHistThreads;
+  // Keys before the first 16-byte boundary are counted one by one.
+  const unsigned head =
+      min(n, unsigned((16 - (reinterpret_cast<std::uintptr_t>(keys) & 15)) & 15) / unsigned(sizeof(Bits)));
+  const unsigned nv = (n - head) / kPerVec;
+  const Vec* vkeys = reinterpret_cast<const Vec*>(keys + head);
+  unsigned i = blockIdx.x * kHistThreads + threadIdx.x;
+  for (; i + (kUnroll - 1) * stride < nv; i += kUnroll * stride) {
+    Vec v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = vkeys[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      Bits k[kPerVec];
+      memcpy(k, &v[u], sizeof(Vec));
+#pragma unroll
+      for (int e = 0; e < kPerVec; ++e) count(k[e]);
+    }
+  }
+  for (; i < nv; i += stride) {
+    Bits k[kPerVec];
+    const Vec v = vkeys[i];
+    memcpy(k, &v, sizeof(Vec));
+#pragma unroll
+    for (int e = 0; e < kPerVec; ++e) count(k[e]);
+  }
+  const unsigned g = blockIdx.x * kHistThreads + threadIdx.x;
+  if (g < head) count(keys[g]);
+  for (unsigned t = head + nv * kPerVec + g; t < n; t += stride) count(keys[t]);
+  __syncthreads();
+  for (int j = threadIdx.x; j < kPasses * kBins; j += kHistThreads)
+    if (counts[j]) atomicAdd(&hist[j], counts[j]);
+}
+
+// Block p turns pass p's digit counts into first output positions, in place.
+template <int RadixBits>
+__global__ void __launch_bounds__(256) bin_scan_kernel(unsigned* hist) {
+  constexpr int kBins = 1 << RadixBits, kPer = (kBins + 255) / 256;
+  __shared__ BlockScanShfl<256>::Storage s;
+  unsigned* h = hist + blockIdx.x * kBins;
+  unsigned c[kPer], sum = 0;
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) {
+    const int b = threadIdx.x * kPer + k;
+    c[k] = b < kBins ? h[b] : 0u;
+    sum += c[k];
+  }
+  unsigned total;
+  unsigned run = BlockScanShfl<256>::exclusive(sum, total, s);
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) {
+    const int b = threadIdx.x * kPer + k;
+    if (b < kBins) h[b] = run;
+    run += c[k];
+  }
+}
+
+template <class P, class Bits, bool HasValues>
+__global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
+    pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
+                const unsigned* __restrict__ values_in, unsigned* __restrict__ values_out, unsigned n,
+                KeyMap<Bits> map, int shift, const unsigned* __restrict__ bin_start, unsigned* status,
+                unsigned* tile_counter) {
+  constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, Tile = P::kTile, Bins = P::kBins,
+                W = P::kWarps, BPT = P::kBinsPerThread;
+  constexpr unsigned kMask = Bins - 1;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits>*>(smem_raw);
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+
+  for (int i = threadIdx.x; i < Bins * W; i += T) s.u.count[i] = 0;
+  if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  // Tiles are numbered in the order they start, so every tile this one waits
+  // for in the look-back is already running: no deadlock.
+  const unsigned tile = s.tile;
+  const unsigned base = tile * Tile;
+  const int valid = int(min(unsigned(Tile), n - base));
+  const bool full = valid == Tile;
+
+  // Warp-striped: row j of warp w is 32 consecutive keys (coalesced).
+  const int first = w * 32 * Items + lane;
+  Bits key[Items];
+  unsigned value[Items];
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = first + j * 32;
+    if (full || i < valid) {
+      key[j] = keys_in[base + i];
+      if (HasValues) value[j] = values_in[base + i];
+    }
+  }
+
+  // Multisplit: peers with the same digit in a row are found at once; the
+  // highest peer advances the warp's counter for the digit. rank[j] holds
+  // the digit in its high half until the warp offsets are added (registers
+  // are what limits the blocks per SM).
+  unsigned rank[Items];
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = first + j * 32;
+    const unsigned d = (full || i < valid) ? unsigned(map.ordered(key[j]) >> shift) & kMask : kMask;
+    const unsigned peers = warp_match_any<P::kRadixBits>(d);
+    unsigned* c = &s.u.count[d * W + w];
+    const unsigned before = *c;
+    __syncwarp();
+    if (lane == 31 - __clz(peers)) *c = before + __popc(peers);
+    __syncwarp();
+    rank[j] = (d << 16) | (before + __popc(peers & lanemask_lt()));
+  }
+  __syncthreads();
+
+  // Each thread owns BPT digits: the warp counters of a digit become
+  // exclusive, then a block scan of the digit totals gives local starts.
+  unsigned bin_count[BPT], owned = 0;
+#pragma unroll
+  for (int k = 0; k < BPT; ++k) {
+    const int b = threadIdx.x * BPT + k;
+    unsigned run = 0;
+    if (b < Bins) {
+#pragma unroll
+      for (int v = 0; v < W; ++v) {
+        const unsigned c = s.u.count[b * W + v];
+        s.u.count[b * W + v] = run;
+        run += c;
+      }
+    }
+    bin_count[k] = run;
+    owned += run;
+  }
+  // Publish this tile's counts before anything else, so successors can go on.
+#pragma unroll
+  for (int k = 0; k < BPT; ++k) {
+    const int b = threadIdx.x * BPT + k;
+    if (b < Bins) {
+      const unsigned c = bin_count[k] - (b == Bins - 1 ? unsigned(Tile - valid) : 0u);
+      lookback::store(status + std::size_t(tile) * Bins + b,
+                      tile == 0 ? lookback::kInclusive | (bin_start[b] + c) : lookback::kAggregate | c);
+    }
+  }
+  unsigned total;
+  unsigned local_start = BlockScanShfl<T>::exclusive(owned, total, s.scan);
+  unsigned bin_local[BPT];
+#pragma unroll
+  for (int k = 0; k < BPT; ++k) {
+    const int b = threadIdx.x * BPT + k;
+    bin_local[k] = local_start;
+    if (b < Bins) {
+#pragma unroll
+      for (int v = 0; v < W; ++v) s.u.count[b * W + v] += local_start;
+    }
+    local_start += bin_count[k];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < Items; ++j) rank[j] = (rank[j] & 0xffffu) + s.u.count[(rank[j] >> 16) * W + w];
+  __syncthreads();
+  // Reorder in shared memory while predecessors finish publishing.
+#pragma unroll
+  for (int j = 0; j < Items; ++j)
+    if (full || rank[j] < unsigned(valid)) s.u.keys[rank[j]] = key[j];
+
+  // Look-back, one thread per digit: sum predecessors' counts back to the
+  // first inclusive prefix.
+#pragma unroll
+  for (int k = 0; k < BPT; ++k) {
+    const int b = threadIdx.x * BPT + k;
+    if (b < Bins) {
+      unsigned prefix;
+      if (tile == 0) {
+        prefix = bin_start[b];
+      } else {
+        // Loads of a window of predecessors are in flight together: a serial
+        // walk would pay one L2 round trip per predecessor, and the walks of
+        // concurrent tiles would chain those latencies.
+        prefix = 0;
+        const unsigned* column = status + b;
+        int pred = int(tile) - 1;
+        bool done = false;
+        while (!done) {
+          unsigned x[P::kLookbackWindow];
+#pragma unroll
+          for (int q = 0; q < P::kLookbackWindow; ++q)
+            x[q] = pred - q >= 0 ? lookback::load(column + std::size_t(pred - q) * Bins) : lookback::kInclusive;
+#pragma unroll
+          for (int q = 0; q < P::kLookbackWindow; ++q) {
+            if (!done) {
+              unsigned v = x[q];
+              if ((v & lookback::kFlag) == lookback::kInvalid)
+                v = lookback::wait(column + std::size_t(pred - q) * Bins);
+              prefix += v & lookback::kValue;
+              done = (v & lookback::kFlag) == lookback::kInclusive;
+            }
+          }
+          pred -= P::kLookbackWindow;
+        }
+        lookback::store(status + std::size_t(tile) * Bins + b, lookback::kInclusive | (prefix + bin_count[k]));
+      }
+      s.bin_offset[b] = prefix - bin_local[k];
+    }
+  }
+  __syncthreads();
+
+  unsigned out_digit[Items];
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const int i = k * T + threadIdx.x;
+    if (full || i < valid) {
+      const Bits kk = s.u.keys[i];
+      out_digit[k] = unsigned(map.ordered(kk) >> shift) & kMask;
+      keys_out[s.bin_offset[out_digit[k]] + i] = kk;
+    }
+  }
+  if constexpr (HasValues) {
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (full || rank[j] < unsigned(valid)) s.u.values[rank[j]] = value[j];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      const int i = k * T + threadIdx.x;
+      if (full || i < valid) values_out[s.bin_offset[out_digit[k]] + i] = s.u.values[i];
+    }
+  }
+}
+
+}  // namespace onesweep_detail
+
+template <class P, class Bits>
+class OnesweepInstance final : public Instance {
+ public:
+  explicit OnesweepInstance(const Problem& p) : p_(p) {
+    passes_ = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits;
+    tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
+    const bool alt = pass_chain_needs_alt(passes_);
+    alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
+    alt_values_ = layout_.add(alt && p_.value != ValueType::none ? p_.n * 4 : 0);
+    // One block that a single memset clears: histograms, tile counters, then
+    // the look-back words of every pass.
+    words_ = std::size_t(passes_) * P::kBins + passes_ + std::size_t(passes_) * tiles_ * P::kBins;
+    words_off_ = layout_.add(words_ * 4);
+    allow_smem(onesweep_detail::pass_kernel<P, Bits, false>, P::template smem_bytes<Bits>());
+    allow_smem(onesweep_detail::pass_kernel<P, Bits, true>, P::template smem_bytes<Bits>());
+    allow_smem(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
+    int dev = 0, per_sm = 0;
+    cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
+    cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &per_sm, onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, onesweep_detail::kHistThreads,
+                   hist_smem()),
+               "histogram occupancy");
+    hist_blocks_per_sm_ = std::max(1, per_sm);
+  }
+  std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
+  void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
+    if (p_.n <= 1) return copy_trivial(p_, b, s);
+    if (bytes < layout_.bytes) throw std::invalid_argument("radix.onesweep: temp storage too small");
+    if (p_.value == ValueType::none)
+      sort<false>(b, temp, s);
+    else
+      sort<true>(b, temp, s);
+  }
+
+ private:
+  std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
+
+  template <bool HasValues>
+  void sort(const Buffers& b, void* temp, cudaStream_t s) {
+    using namespace onesweep_detail;
+    const KeyMap<Bits> map = key_map<Bits>(p_);
+    const unsigned n = unsigned(p_.n);
+    auto* kin = static_cast<Bits*>(b.keys_in);
+    auto* kout = static_cast<Bits*>(b.keys_out);
+    auto* kalt = temp_at<Bits>(temp, alt_keys_);
+    auto* vin = static_cast<unsigned*>(b.values_in);
+    auto* vout = static_cast<unsigned*>(b.values_out);
+    auto* valt = temp_at<unsigned>(temp, alt_values_);
+    unsigned* hist = temp_at<unsigned>(temp, words_off_);
+    unsigned* counters = hist + passes_ * P::kBins;
+    unsigned* status = counters + passes_;
+    cuda_check(cudaMemsetAsync(hist, 0, words_ * 4, s), "radix.onesweep: clear counters");
+    const unsigned hist_blocks = unsigned(std::min<std::size_t>(
+        std::size_t(sms_) * hist_blocks_per_sm_, (p_.n + kHistThreads * 16 - 1) / (kHistThreads * 16)));
+    histogram_kernel<P::kRadixBits, Bits><<<hist_blocks, kHistThreads, hist_smem(), s>>>(kin, n, map, hist);
+    check_launch("radix.onesweep: histogram");
+    bin_scan_kernel<P::kRadixBits><<<passes_, 256, 0, s>>>(hist);
+    check_launch("radix.onesweep: digit scan");
+    for (int pass = 0; pass < passes_; ++pass) {
+      const auto k = pass_io(pass, passes_, kin, kout, kalt);
+      const auto v = pass_io(pass, passes_, vin, vout, valt);
+      pass_kernel<P, Bits, HasValues><<<tiles_, P::kBlockThreads, P::template smem_bytes<Bits>(), s>>>(
+          k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, hist + pass * P::kBins,
+          status + std::size_t(pass) * tiles_ * P::kBins, counters + pass);
+      check_launch("radix.onesweep: pass");
+    }
+  }
+
+  Problem p_;
+  TempLayout layout_;
+  int passes_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
+  unsigned tiles_ = 0;
+  std::size_t alt_keys_ = 0, alt_values_ = 0, words_ = 0, words_off_ = 0;
+};
+
+// Defined and instantiated per key width in onesweep_keys32.cu / _keys64.cu,
+// so a parallel build compiles the two widths side by side.
+template <class P, class Bits>
+std::unique_ptr<Instance> make_onesweep(const Problem& p);
+
+template <class P>
+VariantInfo onesweep_info() {
+  VariantInfo v;
+  v.label = "radix.onesweep." + param_label(P::params());
+  v.family = "radix";
+  v.description = "Onesweep-class LSD radix: one histogram pass, then per digit one kernel that ranks "
+                  "(warp match-any), looks back for its offsets and scatters through shared memory";
+  v.seed = "001 further reading (Onesweep); anchors.md";
+  v.descending = true;
+  v.stable = true;
+  v.params = P::params();
+  v.tile_keys = P::kTile;
+  v.max_n = kMaxKeys;
+  v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
+  v.unsupported = [](const Problem& p) {
+    return smem_reason(key_bytes(p.key) == 4 ? P::template smem_bytes<std::uint32_t>()
+                                             : P::template smem_bytes<std::uint64_t>());
+  };
+  v.make = [](const Problem& p) {
+    return key_bytes(p.key) == 4 ? make_onesweep<P, std::uint32_t>(p) : make_onesweep<P, std::uint64_t>(p);
+  };
+  return v;
+}
+
+}  // namespace sortbench::radix

@@ -1,0 +1,319 @@
+// Building blocks shared by the radix family (seeds 000 PMPP ch. 13 and 001):
+// the digit of a key through the order-preserving map of key_traits.cuh, the
+// carving of temp storage, the buffer chain of an LSD sort's passes, block-wide
+// exclusive scans (Hillis-Steele and Blelloch, the comparison of 001, and a
+// warp-shuffle scan for the tuned kernels) and the status words of a chained
+// scan with decoupled look-back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "sortbench/device/key_traits.cuh"
+#include "sortbench/variant.hpp"
+
+namespace sortbench::radix {
+
+// ---------------------------------------------------------------- keys ----
+
+// Kernels are instantiated per key width only (u32 bits, u64 bits); which of
+// the three maps of key_traits.cuh applies is a run-time, block-uniform choice.
+// That keeps the instantiations (and the build) at a third.
+enum class KeyKind : int { unsigned_int, signed_int, floating };
+
+inline KeyKind key_kind(KeyType k) {
+  switch (k) {
+    case KeyType::i32:
+    case KeyType::i64: return KeyKind::signed_int;
+    case KeyType::f32:
+    case KeyType::f64: return KeyKind::floating;
+    default: return KeyKind::unsigned_int;
+  }
+}
+
+template <class Bits>
+struct KeyMap {
+  using Signed = std::conditional_t<sizeof(Bits) == 4, std::int32_t, std::int64_t>;
+  using Float = std::conditional_t<sizeof(Bits) == 4, float, double>;
+  KeyKind kind;
+  bool descending;
+  // The digits of a key are taken from ordered_bits(key, descending); the
+  // original bits are what the sort moves (so -0.0 keeps its sign bit).
+  __device__ __forceinline__ Bits ordered(Bits b) const {
+    if (kind == KeyKind::signed_int) return ordered_bits(bit_copy<Bits, Signed>(b), descending);
+    if (kind == KeyKind::floating) return ordered_bits(bit_copy<Bits, Float>(b), descending);
+    return ordered_bits(b, descending);
+  }
+};
+
+template <class Bits>
+KeyMap<Bits> key_map(const Problem& p) {
+  return KeyMap<Bits>{key_kind(p.key), p.order == Order::descending};
+}
+
+// Digit `shift / bits` of a key in base 2^bits.
+template <class Bits>
+struct RadixDigit {
+  KeyMap<Bits> map;
+  int shift;
+  unsigned mask;
+  __device__ __forceinline__ unsigned operator()(Bits b) const {
+    return unsigned(map.ordered(b) >> shift) & mask;
+  }
+};
+
+// ------------------------------------------------------------ host side ----
+
+// Offsets into the one temp allocation, each 256-byte aligned.
+struct TempLayout {
+  std::size_t bytes = 0;
+  std::size_t add(std::size_t b) {
+    const std::size_t off = bytes;
+    bytes += (b + 255) / 256 * 256;
+    return off;
+  }
+};
+
+template <class T>
+T* temp_at(void* base, std::size_t off) {
+  return reinterpret_cast<T*>(static_cast<char*>(base) + off);
+}
+
+// Source and destination of pass `pass` of `passes`: the last pass writes
+// `out`; keys_in is scratch. An even pass count needs a third buffer.
+template <class T>
+struct PassIO {
+  const T* src;
+  T* dst;
+};
+inline bool pass_chain_needs_alt(int passes) { return passes % 2 == 0; }
+template <class T>
+PassIO<T> pass_io(int pass, int passes, T* in, T* out, T* alt) {
+  if (passes % 2 == 1) return pass % 2 == 0 ? PassIO<T>{in, out} : PassIO<T>{out, in};
+  if (pass == 0) return {in, alt};
+  if (pass == 1) return {alt, out};
+  return pass % 2 == 0 ? PassIO<T>{out, in} : PassIO<T>{in, out};
+}
+
+// n <= 1 is sorted already: copy it to the output.
+inline void copy_trivial(const Problem& p, const Buffers& b, cudaStream_t s) {
+  if (p.n == 0) return;
+  cuda_check(cudaMemcpyAsync(b.keys_out, b.keys_in, p.n * key_bytes(p.key), cudaMemcpyDeviceToDevice, s),
+             "radix: copy of a trivial input");
+  if (p.value != ValueType::none)
+    cuda_check(cudaMemcpyAsync(b.values_out, b.values_in, p.n * sizeof(std::uint32_t),
+                               cudaMemcpyDeviceToDevice, s),
+               "radix: copy of trivial values");
+}
+
+inline void check_launch(const char* what) { cuda_check(cudaGetLastError(), what); }
+
+inline int max_dynamic_smem() {
+  int dev = 0, v = 0;
+  cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+  cuda_check(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
+             "cudaDeviceGetAttribute(shared memory opt-in)");
+  return v;
+}
+
+inline std::string smem_reason(std::size_t need) {
+  const int have = max_dynamic_smem();
+  if (need <= std::size_t(have)) return {};
+  return "needs " + std::to_string(need) + " B of shared memory per block, the device has " +
+         std::to_string(have);
+}
+
+template <class Kernel>
+void allow_smem(Kernel k, std::size_t bytes) {
+  if (bytes > 48 * 1024)
+    cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+               "cudaFuncSetAttribute(max dynamic shared memory)");
+}
+
+// The largest n any design here accepts: look-back words hold 30-bit counts.
+inline constexpr std::size_t kMaxKeys = (std::size_t(1) << 30) - 1;
+
+// ----------------------------------------------------------- block scans ----
+
+enum class BlockScanAlgo { hillis_steele, blelloch };
+inline const char* to_string(BlockScanAlgo a) { return a == BlockScanAlgo::hillis_steele ? "hs" : "blelloch"; }
+
+template <int T, BlockScanAlgo A>
+struct BlockScan;
+
+// Hillis-Steele: log2(T) steps, each thread adds the value `offset` to its
+// left; T log T additions (step-efficient), double-buffered to avoid a race.
+template <int T>
+struct BlockScan<T, BlockScanAlgo::hillis_steele> {
+  struct Storage {
+    unsigned buf[2][T];
+  };
+  __device__ static unsigned exclusive(unsigned v, unsigned& total, Storage& s) {
+    const int t = threadIdx.x;
+    s.buf[0][t] = v;
+    __syncthreads();
+    int p = 0;
+#pragma unroll
+    for (int off = 1; off < T; off <<= 1) {
+      unsigned x = s.buf[p][t];
+      if (t >= off) x += s.buf[p][t - off];
+      s.buf[p ^ 1][t] = x;
+      p ^= 1;
+      __syncthreads();
+    }
+    const unsigned incl = s.buf[p][t];
+    total = s.buf[p][T - 1];
+    __syncthreads();
+    return incl - v;
+  }
+};
+
+// Blelloch: an up-sweep reduction tree and a down-sweep; 2(T-1) additions
+// (work-efficient), twice the steps of Hillis-Steele.
+template <int T>
+struct BlockScan<T, BlockScanAlgo::blelloch> {
+  static_assert((T & (T - 1)) == 0, "Blelloch scan needs a power-of-two block");
+  struct Storage {
+    unsigned a[T];
+    unsigned total;
+  };
+  __device__ static unsigned exclusive(unsigned v, unsigned& total, Storage& s) {
+    const int t = threadIdx.x;
+    s.a[t] = v;
+    __syncthreads();
+#pragma unroll
+    for (int d = 1; d < T; d <<= 1) {
+      const int i = (t + 1) * 2 * d - 1;
+      if (i < T) s.a[i] += s.a[i - d];
+      __syncthreads();
+    }
+    if (t == 0) {
+      s.total = s.a[T - 1];
+      s.a[T - 1] = 0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int d = T / 2; d >= 1; d >>= 1) {
+      const int i = (t + 1) * 2 * d - 1;
+      if (i < T) {
+        const unsigned x = s.a[i - d];
+        s.a[i - d] = s.a[i];
+        s.a[i] += x;
+      }
+      __syncthreads();
+    }
+    const unsigned r = s.a[t];
+    total = s.total;
+    __syncthreads();
+    return r;
+  }
+};
+
+__device__ __forceinline__ unsigned warp_inclusive_sum(unsigned x) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const unsigned y = __shfl_up_sync(0xffffffffu, x, off);
+    if (lane >= off) x += y;
+  }
+  return x;
+}
+
+// Warp shuffles, then one warp scans the warp totals: two barriers.
+template <int T>
+struct BlockScanShfl {
+  static_assert(T % 32 == 0 && T <= 1024, "whole warps");
+  static constexpr int kWarps = T / 32;
+  struct Storage {
+    unsigned warp[kWarps];
+    unsigned total;
+  };
+  __device__ static unsigned exclusive(unsigned v, unsigned& total, Storage& s) {
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const unsigned incl = warp_inclusive_sum(v);
+    if (lane == 31) s.warp[w] = incl;
+    __syncthreads();
+    if (w == 0) {
+      const unsigned x = lane < kWarps ? s.warp[lane] : 0u;
+      const unsigned xi = warp_inclusive_sum(x);
+      if (lane < kWarps) s.warp[lane] = xi - x;
+      if (lane == 31) s.total = xi;
+    }
+    __syncthreads();
+    const unsigned r = s.warp[w] + incl - v;
+    total = s.total;
+    __syncthreads();
+    return r;
+  }
+};
+
+// Exclusive scan, in place, of a shared array of `len` counters: each thread
+// scans a run of consecutive counters serially, the block scans the run sums.
+template <class Scan, int T>
+__device__ unsigned exclusive_scan_array(unsigned* a, int len, typename Scan::Storage& s) {
+  const int per = (len + T - 1) / T;
+  const int begin = min(len, int(threadIdx.x) * per), end = min(len, begin + per);
+  unsigned sum = 0;
+  for (int i = begin; i < end; ++i) sum += a[i];
+  unsigned total;
+  unsigned run = Scan::exclusive(sum, total, s);
+  for (int i = begin; i < end; ++i) {
+    const unsigned c = a[i];
+    a[i] = run;
+    run += c;
+  }
+  __syncthreads();
+  return total;
+}
+
+// ------------------------------------------------- decoupled look-back ----
+
+// One 32-bit word per tile (and bin): a 2-bit status and a 30-bit count, so a
+// single store publishes both and no fence is needed between them.
+namespace lookback {
+constexpr unsigned kInvalid = 0u, kAggregate = 1u << 30, kInclusive = 2u << 30;
+constexpr unsigned kValue = (1u << 30) - 1, kFlag = ~kValue;
+
+__device__ __forceinline__ void store(unsigned* p, unsigned w) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
+}
+__device__ __forceinline__ unsigned load(const unsigned* p) {
+  unsigned w;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(w) : "l"(p) : "memory");
+  return w;
+}
+// Spins until the word is published.
+__device__ __forceinline__ unsigned wait(const unsigned* p) {
+  unsigned w;
+  do {
+    w = load(p);
+  } while ((w & kFlag) == kInvalid);
+  return w;
+}
+
+// Exclusive prefix of tile `tile` over a chain of words spaced `stride` apart,
+// computed by one whole warp that inspects 32 predecessors at a time.
+__device__ __forceinline__ unsigned warp_exclusive_prefix(const unsigned* words, int tile, int stride) {
+  const int lane = threadIdx.x & 31;
+  unsigned prefix = 0;
+  int pred = tile - 1 - lane;  // lane 0 looks at the nearest predecessor
+  while (true) {
+    const unsigned w = pred >= 0 ? wait(words + std::size_t(pred) * stride) : kInclusive;
+    const unsigned incl = __ballot_sync(0xffffffffu, (w & kFlag) == kInclusive);
+    const int stop = incl ? __ffs(incl) - 1 : 31;
+    unsigned c = lane <= stop ? (w & kValue) : 0u;
+#pragma unroll
+    for (int off = 16; off >= 1; off >>= 1) c += __shfl_xor_sync(0xffffffffu, c, off);
+    prefix += c;
+    if (incl) break;
+    pred -= 32;
+  }
+  return prefix;
+}
+}  // namespace lookback
+
+}  // namespace sortbench::radix

@@ -1,0 +1,12 @@
+// Onesweep-class LSD radix sort, registered at every point of its grid
+// (onesweep_grid.cuh); kernels are instantiated in onesweep_keys32.cu and
+// onesweep_keys64.cu. Design: common/onesweep.cuh.
+#include "common/onesweep.cuh"
+#include "onesweep_grid.cuh"
+
+namespace sortbench::radix {
+#define SORTBENCH_RADIX_REGISTER_ONESWEEP(rb, ipt, tpb, mb) \
+  SORTBENCH_REGISTER_VARIANT(onesweep_info<OnesweepPolicy<rb, ipt, tpb, mb>>());
+SORTBENCH_ONESWEEP_GRID(SORTBENCH_RADIX_REGISTER_ONESWEEP)
+#undef SORTBENCH_RADIX_REGISTER_ONESWEEP
+}  // namespace sortbench::radix
