@@ -2,7 +2,8 @@
 # One call on a lent GPU machine: binaries built here for sm_90 are in BIN
 # (sortbench, sortbench_gpu_tests); logs and reports go to OUT.
 #   tools/gpu_session.sh BIN OUT STEP...
-# Steps: info | tests[:FILTER] | sanitize[:GLOB] | sweep:CONFIG[:NAME] | run:NAME:ARGS (ARGS with '+' for spaces)
+# Steps: info | tests[:FILTER] | memcheck[:GLOBS] | racecheck[:GLOBS] | sweep:CONFIG[:NAME]
+#        | run:NAME:ARGS (ARGS with '+' for spaces) | sh:COMMAND (with '+' for spaces)
 set -uo pipefail
 bin=$1
 out=$2
@@ -24,19 +25,18 @@ for step in "$@"; do
         >"$out/gpu-tests.log" 2>&1 || status=1
       grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure|FAILED" "$out/gpu-tests.log" | tail -n 40
       ;;
-    sanitize*)
-      glob=${step#sanitize}
+    memcheck* | racecheck*)
+      tool=${step%%:*}
+      glob=${step#"$tool"}
       glob=${glob#:}
-      for tool in memcheck racecheck; do
-        note "compute-sanitizer $tool ${glob:-*}"
-        compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 \
-          "$bin/sortbench" run --variants "${glob:-*}" --n 4113 --key u32,f64 --values none,u32 --dist uniform \
-          --budget 0.001 --out "/tmp/sanitize-$tool.json" >"$out/sanitize-$tool.log" 2>&1
-        rc=$?
-        tail -n 3 "$out/sanitize-$tool.log"
-        echo "$tool exit $rc"
-        [ $rc = 0 ] || status=1
-      done
+      note "compute-sanitizer $tool ${glob:-*}"
+      compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 \
+        "$bin/sortbench" run --variants "${glob:-*}" --n 4113 --key u32,f64 --values none,u32 --dist uniform \
+        --budget 0.001 --out "$out/sanitize-$tool.json" >"$out/sanitize-$tool.log" 2>&1
+      rc=$?
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|points, " "$out/sanitize-$tool.log"
+      echo "$tool exit $rc"
+      [ $rc = 0 ] || status=1
       ;;
     sweep:*)
       spec=${step#sweep:}
@@ -54,6 +54,11 @@ for step in "$@"; do
       note "run $name"
       "$bin/sortbench" run ${args//+/ } --out "$out/$name.json" >"$out/$name.txt" 2>"$out/$name.log" || status=1
       cat "$out/$name.txt"
+      ;;
+    sh:*)
+      cmd=${step#sh:}
+      note "sh ${cmd//+/ }"
+      bash -c "${cmd//+/ }" || status=1
       ;;
     *) echo "unknown step $step"; status=2 ;;
   esac
