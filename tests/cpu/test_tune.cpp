@@ -425,3 +425,20 @@ TEST(TuneBest, DispatchReadsBestJsonForThisGpuOnly) {
   EXPECT_EQ(detail::tuned_label(path, "h100-80gb-hbm3", KeyType::u64, ValueType::none, 1 << 24), "");
   EXPECT_EQ(detail::tuned_label(path + ".missing", "h100-80gb-hbm3", KeyType::u32, ValueType::none, 1 << 24), "");
 }
+
+// A best.json rewritten in place is read again (a stale parse once made the
+// dispatch GPU test depend on test order).
+TEST(TuneBest, DispatchRereadsARewrittenBestJson) {
+  const std::string path = temp_path("best-rewritten.json");
+  auto write = [&](const std::string& model, const std::string& variant) {
+    json best = {{"gpu_model", model},
+                 {"entries", json::array({{{"key", "u32"}, {"value", "none"}, {"order", "ascending"}, {"n_min", 1},
+                                           {"n_max", 1 << 28}, {"variant", variant}, {"params", json::object()},
+                                           {"score", 1.0}}})}};
+    std::ofstream(path, std::ios::trunc) << best.dump();
+  };
+  write("another-gpu", "radix.a");
+  EXPECT_EQ(detail::tuned_label(path, "h200", KeyType::u32, ValueType::none, 1 << 20), "");
+  write("h200", "radix.bb");
+  EXPECT_EQ(detail::tuned_label(path, "h200", KeyType::u32, ValueType::none, 1 << 20), "radix.bb");
+}

@@ -23,7 +23,8 @@ std::string model_of_this_gpu() {
 }
 
 std::string write_best(const std::string& model, const std::string& variant) {
-  const std::string path = (std::filesystem::temp_directory_path() / "sortbench_test_best.json").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("sortbench_test_best." + model + "." + variant + ".json")).string();
   std::ofstream(path) << R"({"schema": "sortbench-best", "gpu_model": ")" << model << R"(", "entries": [
     {"key": "u32", "value": "none", "order": "ascending", "n_min": 1, "n_max": 1073741824, "variant": ")" << variant << R"(", "params": {}, "score": 1},
     {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1, "n_max": 1073741824, "variant": ")" << variant << R"(", "params": {}, "score": 1}]})";
