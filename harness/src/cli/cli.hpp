@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/variant.hpp"
 
@@ -46,6 +47,9 @@ std::string size_text(std::size_t n);     // 2^k for powers of two
 std::string duration_text(double seconds);  // 1m05s
 // Throws std::runtime_error (exit 1) when no CUDA GPU is usable.
 void require_gpu();
+// Applies the sweep-axis flags of run and tune (--variants, --n, --key,
+// --values, --order, --dist, --seed, --hot, --budget) on top of every sweep.
+void apply_sweep_axes(SweepConfig& c, const boost::program_options::variables_map& vm);
 
 }  // namespace sortbench::cli
 

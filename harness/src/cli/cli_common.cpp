@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "sortbench/config.hpp"
 #include "sortbench/build_info.hpp"
 
 namespace po = boost::program_options;
@@ -111,6 +112,54 @@ po::variables_map parse(const std::string& cmd, const po::options_description& d
 void require_gpu() {
   std::string why;
   if (!gpu_available(&why)) throw std::runtime_error("no usable CUDA GPU on this machine (" + why + ")");
+}
+
+void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {
+  auto list = [&](const char* flag) { return split_list(vm[flag].as<std::string>(), std::string("--") + flag); };
+  if (vm.count("variants")) c.variants = list("variants");
+  if (vm.count("seed")) c.seed = vm["seed"].as<std::uint64_t>();
+  if (vm.count("hot")) c.measure.cold_l2 = false;
+  if (vm.count("budget")) {
+    const double b = vm["budget"].as<double>();
+    if (!(b > 0)) throw ConfigError("--budget: expected a positive number of seconds");
+    c.measure.budget_s = b;
+  }
+  for (auto& s : c.sweeps) {
+    if (vm.count("n")) s.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
+    if (vm.count("key")) {
+      s.keys.clear();
+      for (const auto& k : list("key")) {
+        auto t = parse_key_type(k);
+        if (!t) throw ConfigError("--key: unknown key type '" + k + "'; expected u32, i32, f32, u64, i64 or f64");
+        s.keys.push_back(*t);
+      }
+    }
+    if (vm.count("values")) {
+      s.values.clear();
+      for (const auto& k : list("values")) {
+        auto t = parse_value_type(k);
+        if (!t) throw ConfigError("--values: unknown value type '" + k + "'; expected none or u32");
+        s.values.push_back(*t);
+      }
+    }
+    if (vm.count("order")) {
+      s.orders.clear();
+      for (const auto& k : list("order")) {
+        auto t = parse_order(k);
+        if (!t) throw ConfigError("--order: unknown order '" + k + "'; expected ascending or descending");
+        s.orders.push_back(*t);
+      }
+    }
+    if (vm.count("dist")) {
+      s.distributions.clear();
+      for (const auto& k : list("dist")) {
+        std::string why;
+        auto d = parse_distribution(k, &why);
+        if (!d) throw ConfigError("--dist: unknown distribution '" + k + "'; " + why);
+        s.distributions.push_back(*d);
+      }
+    }
+  }
 }
 
 }  // namespace sortbench::cli

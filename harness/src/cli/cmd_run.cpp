@@ -16,55 +16,6 @@ using nlohmann::json;
 namespace sortbench::cli {
 namespace {
 
-// Applies command-line axes on top of every sweep of the config.
-void apply_axes(SweepConfig& c, const po::variables_map& vm) {
-  auto list = [&](const char* flag) { return split_list(vm[flag].as<std::string>(), std::string("--") + flag); };
-  if (vm.count("variants")) c.variants = list("variants");
-  if (vm.count("seed")) c.seed = vm["seed"].as<std::uint64_t>();
-  if (vm.count("hot")) c.measure.cold_l2 = false;
-  if (vm.count("budget")) {
-    const double b = vm["budget"].as<double>();
-    if (!(b > 0)) throw ConfigError("--budget: expected a positive number of seconds");
-    c.measure.budget_s = b;
-  }
-  for (auto& s : c.sweeps) {
-    if (vm.count("n")) s.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
-    if (vm.count("key")) {
-      s.keys.clear();
-      for (const auto& k : list("key")) {
-        auto t = parse_key_type(k);
-        if (!t) throw ConfigError("--key: unknown key type '" + k + "'; expected u32, i32, f32, u64, i64 or f64");
-        s.keys.push_back(*t);
-      }
-    }
-    if (vm.count("values")) {
-      s.values.clear();
-      for (const auto& k : list("values")) {
-        auto t = parse_value_type(k);
-        if (!t) throw ConfigError("--values: unknown value type '" + k + "'; expected none or u32");
-        s.values.push_back(*t);
-      }
-    }
-    if (vm.count("order")) {
-      s.orders.clear();
-      for (const auto& k : list("order")) {
-        auto t = parse_order(k);
-        if (!t) throw ConfigError("--order: unknown order '" + k + "'; expected ascending or descending");
-        s.orders.push_back(*t);
-      }
-    }
-    if (vm.count("dist")) {
-      s.distributions.clear();
-      for (const auto& k : list("dist")) {
-        std::string why;
-        auto d = parse_distribution(k, &why);
-        if (!d) throw ConfigError("--dist: unknown distribution '" + k + "'; " + why);
-        s.distributions.push_back(*d);
-      }
-    }
-  }
-}
-
 int cmd_run(const std::vector<std::string>& args, const std::string& command_line) {
   po::options_description desc(
       "sortbench run: a validated, timed sweep written as a JSON report\n"
@@ -87,7 +38,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   // All input is checked before any GPU work or any file is written.
   SweepConfig cfg = vm.count("config") ? load_config_file(vm["config"].as<std::string>())
                                        : parse_config(embedded_quick_config(), "embedded configs/quick.json");
-  apply_axes(cfg, vm);
+  apply_sweep_axes(cfg, vm);
   if (vm.count("variants") || vm.count("n") || vm.count("dist") || vm.count("key") || vm.count("values") ||
       vm.count("order"))
     cfg.source += " with command-line axes";

@@ -334,16 +334,7 @@ void write_json_atomic(const json& j, const std::string& path) {
 }
 
 void apply_axes(Space& s, const po::variables_map& vm) {
-  auto list = [&](const char* flag) { return split_list(vm[flag].as<std::string>(), std::string("--") + flag); };
-  SweepConfig& c = s.sweep;
-  if (vm.count("variants")) c.variants = list("variants");
-  if (vm.count("seed")) c.seed = vm["seed"].as<std::uint64_t>();
-  if (vm.count("hot")) c.measure.cold_l2 = false;
-  if (vm.count("budget")) {
-    const double b = vm["budget"].as<double>();
-    if (!(b > 0)) throw ConfigError("--budget: expected a positive number of seconds");
-    c.measure.budget_s = b;
-  }
+  apply_sweep_axes(s.sweep, vm);
   if (vm.count("strategy")) {
     auto k = parse_strategy(vm["strategy"].as<std::string>());
     if (!k) throw ConfigError("--strategy: unknown strategy '" + vm["strategy"].as<std::string>() + "'; expected exhaustive, random, halving or descent");
@@ -354,34 +345,6 @@ void apply_axes(Space& s, const po::variables_map& vm) {
     const double f = vm["keep-fraction"].as<double>();
     if (!(f > 0 && f <= 1)) throw ConfigError("--keep-fraction: expected a number in (0, 1]");
     s.strategy.keep_fraction = f;
-  }
-  for (auto& a : c.sweeps) {
-    if (vm.count("n")) a.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
-    if (vm.count("key")) {
-      a.keys.clear();
-      for (const auto& k : list("key")) {
-        auto t = parse_key_type(k);
-        if (!t) throw ConfigError("--key: unknown key type '" + k + "'; expected u32, i32, f32, u64, i64 or f64");
-        a.keys.push_back(*t);
-      }
-    }
-    if (vm.count("values")) {
-      a.values.clear();
-      for (const auto& k : list("values")) {
-        auto t = parse_value_type(k);
-        if (!t) throw ConfigError("--values: unknown value type '" + k + "'; expected none or u32");
-        a.values.push_back(*t);
-      }
-    }
-    if (vm.count("dist")) {
-      a.distributions.clear();
-      for (const auto& k : list("dist")) {
-        std::string why;
-        auto d = parse_distribution(k, &why);
-        if (!d) throw ConfigError("--dist: unknown distribution '" + k + "'; " + why);
-        a.distributions.push_back(*d);
-      }
-    }
   }
 }
 
