@@ -272,25 +272,31 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
   return c;
 }
 
-SweepConfig parse_config(const std::string& text, const std::string& where) {
-  json doc;
+json parse_json_text(const std::string& text, const std::string& where) {
   try {
-    doc = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     // nlohmann's message carries line and column.
     std::string what = e.what();
     const auto pos = what.find("parse error");
     fail(where, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
   }
-  return parse_config_json(doc, where);
+}
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open the " + what);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+SweepConfig parse_config(const std::string& text, const std::string& where) {
+  return parse_config_json(parse_json_text(text, where), where);
 }
 
 SweepConfig load_config_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open the config file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  return parse_config(read_text_file(path, "config file"), path);
 }
 
 json config_to_json(const SweepConfig& c) {

@@ -46,6 +46,12 @@ struct SweepConfig {
 std::size_t parse_size(const std::string& token, const std::string& where);
 std::vector<std::size_t> parse_sizes(const std::string& spec, const std::string& where);
 
+// Parses JSON text; malformed input is a ConfigError naming `where` with the
+// line and column.
+nlohmann::json parse_json_text(const std::string& text, const std::string& where);
+// The whole file; a ConfigError naming the file and `what` if it cannot be read.
+std::string read_text_file(const std::string& path, const std::string& what);
+
 // Parses a config document. `where` is the file name for messages.
 SweepConfig parse_config(const std::string& text, const std::string& where);
 SweepConfig parse_config_json(const nlohmann::json& doc, const std::string& where);

@@ -118,14 +118,7 @@ ParamFilter read_filter(const std::string& name, const json& v, const std::strin
 }  // namespace
 
 Space parse_space(const std::string& text, const std::string& where) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const auto pos = what.find("parse error");
-    fail(where, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
+  const json doc = parse_json_text(text, where);
   if (!doc.is_object()) fail(where, "expected a JSON object at the top level");
   Space s;
   // The tune-only fields; everything else is a sweep config (README "Config files").
@@ -172,11 +165,7 @@ Space parse_space(const std::string& text, const std::string& where) {
 }
 
 Space load_space_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open the tune space file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_space(ss.str(), path);
+  return parse_space(read_text_file(path, "tune space file"), path);
 }
 
 json space_to_json(const Space& s) {
