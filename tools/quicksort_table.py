@@ -24,19 +24,6 @@ COLUMNS = [("host.std_sort", "CPU std::sort"), ("thrust.sort", "thrust::sort"), 
 SEED_NAMES = ["CPU quicksort", "thrust::sort", "CDP quicksort"]
 
 
-def slug(name):
-    s = ""
-    for c in name.lower():
-        if c.isalnum():
-            s += c
-        elif s and not s.endswith("-"):
-            s += "-"
-    s = s.strip("-")
-    if s.startswith("nvidia-"):
-        s = s[7:]
-    return s or "unknown-gpu"
-
-
 def column_of(variant):
     for prefix, _ in COLUMNS:
         if variant == prefix or variant.startswith(prefix + "."):
@@ -58,7 +45,7 @@ def main():
     with open(args.report) as f:
         rep = json.load(f)
     device = rep.get("context", {}).get("device", {})
-    model = device.get("model") or slug(device.get("name", ""))
+    model = device["model"]  # sortbench writes the folder name of results/ here
     out = args.out or os.path.join("results", model, "quicksort-cdp.md")
 
     # (column, n) -> (median ms, status, variant label)

@@ -38,19 +38,6 @@ TEACHING = ("base-10 radix, three kernels (corrected)", "002 sec. 5", ["radix.ba
 DIST_ORDER = ["uniform", "entropy:0.544", "entropy:0.201", "sorted"]
 
 
-def slug(name):
-    s = ""
-    for c in name.lower():
-        if c.isalnum():
-            s += c
-        elif s and not s.endswith("-"):
-            s += "-"
-    s = s.strip("-")
-    if s.startswith("nvidia-"):
-        s = s[7:]
-    return s or "unknown-gpu"
-
-
 def matches(label, patterns):
     return any(fnmatch.fnmatchcase(label, p) for p in patterns)
 
@@ -170,7 +157,7 @@ def main():
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
     ctx = reports[0].get("context", {})
     device = ctx.get("device", {})
-    model = device.get("model") or slug(device.get("name", ""))
+    model = device["model"]  # sortbench writes the folder name of results/ here
     for rep in reports[1:]:
         other = rep.get("context", {}).get("device", {})
         if other.get("name") != device.get("name"):
