@@ -5,8 +5,8 @@
 #include "onesweep_grid.cuh"
 
 namespace sortbench::radix {
-#define SORTBENCH_RADIX_REGISTER_ONESWEEP(rb, ipt, tpb, mb) \
-  SORTBENCH_REGISTER_VARIANT(onesweep_info<OnesweepPolicy<rb, ipt, tpb, mb>>());
+#define SORTBENCH_RADIX_REGISTER_ONESWEEP(...) \
+  SORTBENCH_REGISTER_VARIANT(onesweep_info<OnesweepPolicy<__VA_ARGS__>>());
 SORTBENCH_ONESWEEP_GRID(SORTBENCH_RADIX_REGISTER_ONESWEEP)
 #undef SORTBENCH_RADIX_REGISTER_ONESWEEP
 }  // namespace sortbench::radix

@@ -1,18 +1,23 @@
 // The Onesweep parameter points: X(radix_bits, items_per_thread,
-// block_threads, min_blocks_per_sm). The curated set holds 8-bit digits at
-// 3840..9216-key tiles with 2..4 blocks per SM (on an H200 the blocks per SM,
-// i.e. tiles in flight, mattered more than the tile shape), and one point of
-// 11-bit digits (3 passes for 32-bit keys instead of 4, but 8x the per-tile
-// digit work). SORTBENCH_FULL_GRID opens the wider space, including the
-// one-block-per-SM shapes of anchors.md (512 x 15, 384 x 20).
+// block_threads, min_blocks_per_sm[, lookback_window]). The curated set holds
+// 8-bit digits at 4096..9984-key tiles with 2..4 blocks per SM, the CUB-like
+// shape with three 384-thread blocks per SM (56 registers), one point with
+// the older 16-wide look-back window for comparison, the one-block-per-SM
+// tile shape of anchors.md (512 x 15), and one point of 11-bit digits (3
+// passes for 32-bit keys instead of 4, but 8x the per-tile digit work).
+// Labels that results/<gpu>/best.json names must stay in the curated set.
+// SORTBENCH_FULL_GRID opens the wider space.
 #pragma once
 
 #define SORTBENCH_ONESWEEP_GRID_CURATED(X) \
   X(8, 16, 384, 2)                         \
   X(8, 20, 384, 2)                         \
   X(8, 24, 384, 2)                         \
+  X(8, 26, 384, 2)                         \
+  X(8, 20, 384, 3)                         \
+  X(8, 22, 384, 3)                         \
+  X(8, 22, 384, 3, 16)                     \
   X(8, 16, 256, 4)                         \
-  X(8, 20, 256, 3)                         \
   X(8, 15, 512, 2)                         \
   X(11, 16, 384, 2)
 
@@ -20,7 +25,9 @@
 #define SORTBENCH_ONESWEEP_GRID(X)       \
   SORTBENCH_ONESWEEP_GRID_CURATED(X)     \
   X(8, 15, 512, 1) X(8, 20, 384, 1) X(8, 15, 256, 1) X(8, 20, 256, 1) X(8, 12, 256, 3) X(8, 12, 384, 2) \
-  X(8, 12, 256, 4) X(8, 15, 256, 3) X(8, 16, 512, 2) \
+  X(8, 12, 256, 4) X(8, 15, 256, 3) X(8, 16, 512, 2) X(8, 20, 256, 3) X(8, 24, 256, 3) X(8, 28, 256, 3) \
+  X(8, 17, 384, 3) X(8, 19, 384, 3) X(8, 21, 384, 3) X(8, 20, 448, 2) X(8, 28, 352, 2) X(8, 30, 320, 2) \
+  X(8, 20, 384, 3, 4) X(8, 20, 384, 3, 32) X(8, 26, 384, 2, 16) X(8, 26, 384, 2, 32) \
   X(8, 8, 512, 2) X(8, 12, 512, 2) X(8, 12, 1024, 1) X(8, 32, 256, 2) X(8, 4, 128, 8) X(8, 16, 64, 8) \
   X(4, 16, 256, 4) X(6, 16, 384, 2) X(7, 16, 384, 2) X(9, 16, 384, 2) X(10, 16, 384, 2) X(11, 15, 512, 1) \
   X(11, 20, 384, 1) X(11, 12, 256, 3)

@@ -8,8 +8,8 @@ template <class P, class Bits>
 std::unique_ptr<Instance> make_onesweep(const Problem& p) {
   return std::make_unique<OnesweepInstance<P, Bits>>(p);
 }
-#define SORTBENCH_RADIX_INSTANTIATE_ONESWEEP(rb, ipt, tpb, mb) \
-  template std::unique_ptr<Instance> make_onesweep<OnesweepPolicy<rb, ipt, tpb, mb>, std::uint32_t>(const Problem&);
+#define SORTBENCH_RADIX_INSTANTIATE_ONESWEEP(...) \
+  template std::unique_ptr<Instance> make_onesweep<OnesweepPolicy<__VA_ARGS__>, std::uint32_t>(const Problem&);
 SORTBENCH_ONESWEEP_GRID(SORTBENCH_RADIX_INSTANTIATE_ONESWEEP)
 #undef SORTBENCH_RADIX_INSTANTIATE_ONESWEEP
 }  // namespace sortbench::radix

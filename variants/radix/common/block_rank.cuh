@@ -35,8 +35,17 @@ __device__ __forceinline__ unsigned warp_match_any(unsigned label) {
   unsigned peers = 0xffffffffu;
 #pragma unroll
   for (int b = 0; b < LabelBits; ++b) {
-    const unsigned m = __ballot_sync(0xffffffffu, (label >> b) & 1u);
-    peers &= ((label >> b) & 1u) ? m : ~m;
+    // In PTX, as CUB's MatchAny: the bit test feeds the vote as a predicate
+    // and the complement is one predicated instruction (the hottest loop).
+    unsigned m;
+    asm("{\n\t.reg .pred p;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 p, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t}"
+        : "=r"(m)
+        : "r"(label), "r"(1u << b));
+    peers &= m;
   }
   return peers;
 }

@@ -3,11 +3,12 @@
 //   histogram: one pass over the keys counts the digits of every pass at once
 //              (privatized shared-memory counters), then one tiny scan per pass
 //              turns the counts into each digit's first output position;
-//   per pass:  one kernel. A tile takes its id from an atomic counter, ranks
-//              its keys with warp match-any multisplit, publishes its per-digit
-//              counts and finds its global per-digit offsets by decoupled
-//              look-back over a (tile, digit) word chain, reorders the tile in
-//              shared memory and writes each digit's run contiguously.
+//   per pass:  one kernel. A tile takes its id from an atomic counter, counts
+//              its digits and publishes the counts at once (early counts),
+//              ranks its keys with warp match-any multisplit, finds its global
+//              per-digit offsets by decoupled look-back over a (tile, digit)
+//              word chain, reorders the tile in shared memory and writes each
+//              digit's run contiguously.
 // Keys are read once per pass (not twice as in reduce-then-scan) and the
 // bucket table never goes through a separate scan.
 #pragma once
@@ -22,7 +23,10 @@ namespace sortbench::radix {
 
 // MinBlocks > 1 asks the compiler to fit that many blocks per SM (a register
 // cap): more tiles in flight hide the latency of loads and look-back.
-template <int RadixBits, int ItemsPerThread, int BlockThreads, int MinBlocks = 1>
+// LookbackWindow: predecessors one look-back step reads at once (8 beat 16 and
+// 32 on an H200: wider windows load words past the first inclusive prefix for
+// nothing).
+template <int RadixBits, int ItemsPerThread, int BlockThreads, int MinBlocks = 1, int LookbackWindow = 8>
 struct OnesweepPolicy {
   static constexpr int kRadixBits = RadixBits;
   static constexpr int kItemsPerThread = ItemsPerThread;
@@ -33,24 +37,23 @@ struct OnesweepPolicy {
   static constexpr int kTile = BlockThreads * ItemsPerThread;
   // Bins owned by one thread in the count, scan and look-back phases.
   static constexpr int kBinsPerThread = (kBins + BlockThreads - 1) / BlockThreads;
-  // Predecessors one look-back step reads at once.
-  static constexpr int kLookbackWindow = 16;
+  static constexpr int kLookbackWindow = LookbackWindow;
   static_assert(RadixBits >= 1 && RadixBits <= 11, "digit bits 1..11");
   static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024, "whole warps, at most 1024 threads");
-  static_assert(kTile < (1 << 16), "tile positions fit the rank arithmetic comfortably");
 
   static Params params() {
     Params p{{"radix_bits", "rb", std::to_string(RadixBits)},
              {"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
              {"block_threads", "tpb", std::to_string(BlockThreads)}};
     if (MinBlocks > 1) p.push_back({"min_blocks_per_sm", "mb", std::to_string(MinBlocks)});
+    if (LookbackWindow != 8) p.push_back({"lookback_window", "lw", std::to_string(LookbackWindow)});
     return p;
   }
 
   template <class Bits>
   struct Smem {
     union {
-      unsigned count[kBins * kWarps];  // digit-major per-warp counters
+      unsigned warp_offset[kWarps][kBins];  // per-warp digit counts, then rank offsets
       Bits keys[kTile];
       unsigned values[kTile];
     } u;
@@ -143,6 +146,49 @@ __global__ void __launch_bounds__(256) bin_scan_kernel(unsigned* hist) {
   }
 }
 
+// Look-back for digit b of a tile: the sum of its predecessors' counts back to
+// the first inclusive prefix (plus the digit's first output position), which
+// it then publishes as its own inclusive prefix.
+template <class P>
+__device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned tile, int b,
+                                                    const unsigned* __restrict__ bin_start, unsigned count) {
+  constexpr int Bins = P::kBins;
+  if (tile == 0) return bin_start[b];
+  // Loads of a window of predecessors are in flight together: a serial
+  // walk would pay one L2 round trip per predecessor, and the walks of
+  // concurrent tiles would chain those latencies. The window's words
+  // sit at constant offsets from one moving pointer, so the loads need
+  // no address arithmetic of their own.
+  constexpr int Window = P::kLookbackWindow;
+  unsigned prefix = 0;
+  int pred = int(tile) - 1;
+  const unsigned* newest = status + std::size_t(pred) * Bins + b;
+  bool done = false;
+  while (!done) {
+    unsigned x[Window];
+    if (pred >= Window - 1) {
+#pragma unroll
+      for (int q = 0; q < Window; ++q) x[q] = lookback::load(newest - q * Bins);
+    } else {
+#pragma unroll
+      for (int q = 0; q < Window; ++q) x[q] = q <= pred ? lookback::load(newest - q * Bins) : lookback::kInclusive;
+    }
+#pragma unroll
+    for (int q = 0; q < Window; ++q) {
+      if (!done) {
+        unsigned v = x[q];
+        if ((v & lookback::kFlag) == lookback::kInvalid) v = lookback::wait(newest - q * Bins);
+        prefix += v & lookback::kValue;
+        done = (v & lookback::kFlag) == lookback::kInclusive;
+      }
+    }
+    pred -= Window;
+    newest -= Window * Bins;
+  }
+  lookback::store(status + std::size_t(tile) * Bins + b, lookback::kInclusive | (prefix + count));
+  return prefix;
+}
+
 template <class P, class Bits, bool HasValues>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
@@ -156,7 +202,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   auto& s = *reinterpret_cast<typename P::template Smem<Bits>*>(smem_raw);
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
 
-  for (int i = threadIdx.x; i < Bins * W; i += T) s.u.count[i] = 0;
+  for (int i = threadIdx.x; i < Bins * W; i += T) (&s.u.warp_offset[0][0])[i] = 0;
   if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
   __syncthreads();
   // Tiles are numbered in the order they start, so every tile this one waits
@@ -169,37 +215,28 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   // Warp-striped: row j of warp w is 32 consecutive keys (coalesced).
   const int first = w * 32 * Items + lane;
   Bits key[Items];
-  unsigned value[Items];
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const int i = first + j * 32;
-    if (full || i < valid) {
-      key[j] = keys_in[base + i];
-      if (HasValues) value[j] = values_in[base + i];
-    }
+    if (full || i < valid) key[j] = keys_in[base + i];
   }
 
-  // Multisplit: peers with the same digit in a row are found at once; the
-  // highest peer advances the warp's counter for the digit. rank[j] holds
-  // the digit in its high half until the warp offsets are added (registers
-  // are what limits the blocks per SM).
-  unsigned rank[Items];
+  auto digit = [&](int j) {
+    // Keys past the end of a partial tile take the last digit: they rank
+    // after every real key of the tile and are never written.
+    return (full || first + j * 32 < valid) ? map.digit(key[j], shift, kMask) : kMask;
+  };
+
+  // Early counts (CUB's BlockRadixRankMatchEarlyCounts): a per-warp digit
+  // histogram from fire-and-forget shared atomics comes first, so the tile's
+  // counts are published before ranking and the successors' look-back
+  // overlaps this tile's ranking instead of waiting for it.
 #pragma unroll
-  for (int j = 0; j < Items; ++j) {
-    const int i = first + j * 32;
-    const unsigned d = (full || i < valid) ? unsigned(map.ordered(key[j]) >> shift) & kMask : kMask;
-    const unsigned peers = warp_match_any<P::kRadixBits>(d);
-    unsigned* c = &s.u.count[d * W + w];
-    const unsigned before = *c;
-    __syncwarp();
-    if (lane == 31 - __clz(peers)) *c = before + __popc(peers);
-    __syncwarp();
-    rank[j] = (d << 16) | (before + __popc(peers & lanemask_lt()));
-  }
+  for (int j = 0; j < Items; ++j) atomicAdd(&s.u.warp_offset[w][digit(j)], 1u);
   __syncthreads();
 
-  // Each thread owns BPT digits: the warp counters of a digit become
-  // exclusive, then a block scan of the digit totals gives local starts.
+  // Each thread owns BPT digits: the warp counts of a digit become
+  // exclusive across warps, and the digit's tile total is published.
   unsigned bin_count[BPT], owned = 0;
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
@@ -208,23 +245,16 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     if (b < Bins) {
 #pragma unroll
       for (int v = 0; v < W; ++v) {
-        const unsigned c = s.u.count[b * W + v];
-        s.u.count[b * W + v] = run;
+        const unsigned c = s.u.warp_offset[v][b];
+        s.u.warp_offset[v][b] = run;
         run += c;
       }
-    }
-    bin_count[k] = run;
-    owned += run;
-  }
-  // Publish this tile's counts before anything else, so successors can go on.
-#pragma unroll
-  for (int k = 0; k < BPT; ++k) {
-    const int b = threadIdx.x * BPT + k;
-    if (b < Bins) {
-      const unsigned c = bin_count[k] - (b == Bins - 1 ? unsigned(Tile - valid) : 0u);
+      const unsigned c = run - (b == Bins - 1 ? unsigned(Tile - valid) : 0u);
       lookback::store(status + std::size_t(tile) * Bins + b,
                       tile == 0 ? lookback::kInclusive | (bin_start[b] + c) : lookback::kAggregate | c);
     }
+    bin_count[k] = run;
+    owned += run;
   }
   unsigned total;
   unsigned local_start = BlockScanShfl<T>::exclusive(owned, total, s.scan);
@@ -235,57 +265,39 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     bin_local[k] = local_start;
     if (b < Bins) {
 #pragma unroll
-      for (int v = 0; v < W; ++v) s.u.count[b * W + v] += local_start;
+      for (int v = 0; v < W; ++v) s.u.warp_offset[v][b] += local_start;
     }
     local_start += bin_count[k];
   }
   __syncthreads();
+
+  // Multisplit ranking: the peers of a digit in a row are found at once and
+  // the highest peer claims their places with one shared atomic. No rank
+  // feeds the next row's, so the rows pipeline instead of forming a chain
+  // of shared-memory round trips.
+  unsigned rank[Items];
 #pragma unroll
-  for (int j = 0; j < Items; ++j) rank[j] = (rank[j] & 0xffffu) + s.u.count[(rank[j] >> 16) * W + w];
+  for (int j = 0; j < Items; ++j) {
+    const unsigned d = digit(j);
+    const unsigned peers = warp_match_any<P::kRadixBits>(d);
+    const int leader = 31 - __clz(peers);
+    unsigned claimed = 0;
+    if (lane == leader) claimed = atomicAdd(&s.u.warp_offset[w][d], unsigned(__popc(peers)));
+    rank[j] = __shfl_sync(0xffffffffu, claimed, leader) + __popc(peers & lanemask_lt());
+  }
   __syncthreads();
   // Reorder in shared memory while predecessors finish publishing.
 #pragma unroll
   for (int j = 0; j < Items; ++j)
     if (full || rank[j] < unsigned(valid)) s.u.keys[rank[j]] = key[j];
 
-  // Look-back, one thread per digit: sum predecessors' counts back to the
-  // first inclusive prefix.
+  // Look-back after ranking, as CUB does: looking back before ranking makes
+  // the tile wait for its predecessors with nothing to do (11-16 % slower
+  // on an H200).
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
     const int b = threadIdx.x * BPT + k;
-    if (b < Bins) {
-      unsigned prefix;
-      if (tile == 0) {
-        prefix = bin_start[b];
-      } else {
-        // Loads of a window of predecessors are in flight together: a serial
-        // walk would pay one L2 round trip per predecessor, and the walks of
-        // concurrent tiles would chain those latencies.
-        prefix = 0;
-        const unsigned* column = status + b;
-        int pred = int(tile) - 1;
-        bool done = false;
-        while (!done) {
-          unsigned x[P::kLookbackWindow];
-#pragma unroll
-          for (int q = 0; q < P::kLookbackWindow; ++q)
-            x[q] = pred - q >= 0 ? lookback::load(column + std::size_t(pred - q) * Bins) : lookback::kInclusive;
-#pragma unroll
-          for (int q = 0; q < P::kLookbackWindow; ++q) {
-            if (!done) {
-              unsigned v = x[q];
-              if ((v & lookback::kFlag) == lookback::kInvalid)
-                v = lookback::wait(column + std::size_t(pred - q) * Bins);
-              prefix += v & lookback::kValue;
-              done = (v & lookback::kFlag) == lookback::kInclusive;
-            }
-          }
-          pred -= P::kLookbackWindow;
-        }
-        lookback::store(status + std::size_t(tile) * Bins + b, lookback::kInclusive | (prefix + bin_count[k]));
-      }
-      s.bin_offset[b] = prefix - bin_local[k];
-    }
+    if (b < Bins) s.bin_offset[b] = lookback_prefix<P>(status, tile, b, bin_start, bin_count[k]) - bin_local[k];
   }
   __syncthreads();
 
@@ -295,11 +307,19 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     const int i = k * T + threadIdx.x;
     if (full || i < valid) {
       const Bits kk = s.u.keys[i];
-      out_digit[k] = unsigned(map.ordered(kk) >> shift) & kMask;
+      out_digit[k] = map.digit(kk, shift, kMask);
       keys_out[s.bin_offset[out_digit[k]] + i] = kk;
     }
   }
   if constexpr (HasValues) {
+    // Values are loaded only now, as CUB does: holding them in registers
+    // through the ranking would cost the occupancy that hides its latency.
+    unsigned value[Items];
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int i = first + j * 32;
+      if (full || i < valid) value[j] = values_in[base + i];
+    }
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < Items; ++j)

@@ -48,6 +48,22 @@ struct KeyMap {
     if (kind == KeyKind::floating) return ordered_bits(bit_copy<Bits, Float>(b), descending);
     return ordered_bits(b, descending);
   }
+  // unsigned(ordered(b) >> shift) & mask, with the descending complement
+  // applied to the digit rather than the key: one three-input logic op
+  // (mask, flip) after the shift instead of a complement and a select per
+  // key. The flip covers only digit bits inside the key (the top digit of
+  // 11-bit digits on 32-bit keys has 10).
+  __device__ __forceinline__ unsigned digit(Bits b, int shift, unsigned mask) const {
+    Bits o;
+    if (kind == KeyKind::signed_int)
+      o = ordered_bits(bit_copy<Bits, Signed>(b), false);
+    else if (kind == KeyKind::floating)
+      o = ordered_bits(bit_copy<Bits, Float>(b), false);
+    else
+      o = b;
+    const unsigned flip = descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u;
+    return (unsigned(o >> shift) & mask) ^ flip;
+  }
 };
 
 template <class Bits>
