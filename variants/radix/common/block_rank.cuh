@@ -35,8 +35,21 @@ __device__ __forceinline__ unsigned warp_match_any(unsigned label) {
   unsigned peers = 0xffffffffu;
 #pragma unroll
   for (int b = 0; b < LabelBits; ++b) {
-    // In PTX, as CUB's MatchAny: the bit test feeds the vote as a predicate
-    // and the complement is one predicated instruction (the hottest loop).
+    const unsigned m = __ballot_sync(0xffffffffu, (label >> b) & 1u);
+    peers &= ((label >> b) & 1u) ? m : ~m;
+  }
+  return peers;
+}
+
+// The same match written in PTX, as CUB's MatchAny is: the bit test feeds the
+// vote as a predicate and the complement is one predicated instruction. The
+// Onesweep pass kernel is faster with it; RankMatch below, at 16 and 24 items
+// per thread, is slower (both measured on an H200), so each keeps its form.
+template <int LabelBits>
+__device__ __forceinline__ unsigned warp_match_any_predicated(unsigned label) {
+  unsigned peers = 0xffffffffu;
+#pragma unroll
+  for (int b = 0; b < LabelBits; ++b) {
     unsigned m;
     asm("{\n\t.reg .pred p;\n\t"
         "and.b32 %0, %1, %2;\n\t"

@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const unsigned d = digit(j);
-    const unsigned peers = warp_match_any<P::kRadixBits>(d);
+    const unsigned peers = warp_match_any_predicated<P::kRadixBits>(d);
     const int leader = 31 - __clz(peers);
     unsigned claimed = 0;
     if (lane == leader) claimed = atomicAdd(&s.u.warp_offset[w][d], unsigned(__popc(peers)));
