@@ -10,12 +10,17 @@ bool VariantInfo::supports_key(KeyType k) const {
 }
 
 std::string VariantInfo::skip_reason(const Problem& p) const {
+  if (auto why = declared_skip_reason(p); !why.empty()) return why;
+  if (unsupported) return unsupported(p);
+  return {};
+}
+
+std::string VariantInfo::declared_skip_reason(const Problem& p) const {
   if (!supports_key(p.key)) return "key type " + to_string(p.key) + " not supported";
   if (p.value == ValueType::none && !keys_only) return "keys-only sorting not supported";
   if (p.value != ValueType::none && !pairs) return "key-value pairs not supported";
   if (p.order == Order::descending && !descending) return "descending order not supported";
   if (p.n > max_n) return "n = " + std::to_string(p.n) + " above the variant's cap of " + std::to_string(max_n);
-  if (unsupported) return unsupported(p);
   return {};
 }
 

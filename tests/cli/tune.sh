@@ -2,10 +2,11 @@
 # sortbench tune end to end with the fake evaluator (no GPU): a worker that
 # crashes costs only its point, a SIGKILLed tune resumes from the cache losing
 # at most the point in flight, --devices shards merge to the unsharded answer,
-# and bad input exits 2 writing nothing.
+# --dry-run needs no GPU, and bad input exits 2 writing nothing.
 # usage: tune.sh SORTBENCH_BINARY SOURCE_DIR
 set -euo pipefail
 bin=$(realpath "$1")
+src=$(realpath "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -56,7 +57,29 @@ hits=$(echo "$out" | sed -n 's/^strategy exhaustive: \([0-9]*\) evaluations, \([
 "$bin" merge --caches ref.jsonl,crash.jsonl --cache-out joined.jsonl > /dev/null
 [ "$(wc -l < joined.jsonl)" -eq 270 ] || fail "merged caches should hold 270 distinct keys"
 
-# 5. Bad input: one line, exit 2, nothing written.
+# 5. --dry-run touches no GPU (CUDA_VISIBLE_DEVICES= hides any there is), writes nothing,
+# and prints the groups, points and pruned points.
+mkdir dry && cd dry
+out=$(CUDA_VISIBLE_DEVICES= "$bin" tune --space ../space.json --fake-evaluator --dry-run 2>&1) \
+  || fail "fake dry run without a GPU exited $?: $out"
+echo "$out" | grep -q '^u32/none: 5 workloads, 26 points, 14 pruned' || fail "fake dry run: no u32/none group: $out"
+echo "$out" | grep -q '^  fake.radix.rb8.ipt8.tpb256' || fail "fake dry run: points not listed: $out"
+# The real radix space, whose variants' own checks query the GPU (shared memory), when this build has them.
+if "$bin" list --variants 'radix.*' | grep -q '^radix\.'; then
+  out=$(CUDA_VISIBLE_DEVICES= "$bin" tune --space "$src/configs/tune-radix.json" --dry-run 2>&1) \
+    || fail "dry run of configs/tune-radix.json without a GPU exited $?: $out"
+  echo "$out" | grep -q '^dry run: no GPU queried' || fail "radix dry run: no GPU note: $out"
+  echo "$out" | grep -q '^u32/u32: .* points' || fail "radix dry run: no u32/u32 group: $out"
+  echo "$out" | grep -q '^  radix\.onesweep\.' || fail "radix dry run: no onesweep points: $out"
+  echo "$out" | grep -q '^  radix\.onesweep\..*  (own check needs the GPU; not run)$' || fail "radix dry run: own checks not marked: $out"
+  echo "$out" | grep -q 'evaluations at most' || fail "radix dry run: no total: $out"
+else
+  echo "note: this build has no radix variants; the dry run of configs/tune-radix.json was not run"
+fi
+[ -z "$(ls -A)" ] || fail "dry run wrote files: $(ls -A)"
+cd ..
+
+# 6. Bad input: one line, exit 2, nothing written.
 expect_bad() {
   local rc=0 err
   err=$("$bin" "$@" 2>&1 >/dev/null) || rc=$?

@@ -442,3 +442,42 @@ TEST(TuneBest, DispatchRereadsARewrittenBestJson) {
   write("h200", "radix.bb");
   EXPECT_EQ(detail::tuned_label(path, "h200", KeyType::u32, ValueType::none, 1 << 20), "radix.bb");
 }
+
+// A dry run plans without a GPU: a variant's own check that throws (it asks the
+// GPU) leaves the point a candidate, listed as unchecked; declared limits and
+// own checks that need no GPU still prune.
+TEST(TunePlan, LenientChecksForADryRunWithoutAGpu) {
+  const Space s = fake_space();
+  VariantInfo needs_gpu;
+  needs_gpu.label = "fake.needs_gpu";
+  needs_gpu.family = "fake";
+  needs_gpu.unsupported = [](const Problem&) -> std::string {
+    throw std::runtime_error("cudaGetDevice: cudaErrorNoDevice (no CUDA-capable device is detected)");
+  };
+  VariantInfo capped = needs_gpu;
+  capped.label = "fake.capped";
+  capped.max_n = std::size_t(1) << 22;  // declared: prunes without asking the hook
+  VariantInfo host_check;
+  host_check.label = "fake.host_check";
+  host_check.family = "fake";
+  host_check.unsupported = [](const Problem& p) -> std::string {
+    return p.n > (std::size_t(1) << 24) ? "capped at 2^24 keys" : "";
+  };
+  const std::vector<const VariantInfo*> vs = {&needs_gpu, &capped, &host_check};
+
+  EXPECT_THROW(plan_groups(s, vs, nullptr), std::runtime_error);  // a real tune needs the check
+  const auto groups = plan_groups(s, vs, nullptr, 0, 1, /*lenient_checks=*/true);
+  ASSERT_EQ(groups.size(), 2u);
+  for (const auto& g : groups) {
+    ASSERT_EQ(g.candidates.size(), 1u) << g.name();
+    EXPECT_EQ(g.candidates[0].label, "fake.needs_gpu");
+    ASSERT_EQ(g.unchecked.size(), 1u);
+    EXPECT_EQ(g.unchecked[0].first, "fake.needs_gpu");
+    EXPECT_NE(g.unchecked[0].second.find("cudaErrorNoDevice"), std::string::npos);
+    ASSERT_EQ(g.pruned.size(), 2u);
+    EXPECT_EQ(g.pruned[0].variant, "fake.capped");
+    EXPECT_NE(g.pruned[0].reason.find("above the variant's cap"), std::string::npos) << g.pruned[0].reason;
+    EXPECT_EQ(g.pruned[1].variant, "fake.host_check");
+    EXPECT_EQ(g.pruned[1].reason, "pruned: capped at 2^24 keys");
+  }
+}

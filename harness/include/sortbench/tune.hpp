@@ -106,6 +106,9 @@ struct Group {
   std::vector<Workload> workloads;  // ascending n
   std::vector<Candidate> candidates;
   std::vector<PointResult> pruned;  // status skipped, with the reason
+  // Candidates whose own check could not run (plan_groups with lenient_checks):
+  // {label, why}, e.g. the CUDA error of a shared-memory query without a GPU.
+  std::vector<std::pair<std::string, std::string>> unchecked;
   std::string name() const;         // "u32/none asc"
 };
 
@@ -115,8 +118,13 @@ std::uint64_t stable_hash(const std::string& s);
 bool in_shard(const std::string& label, std::size_t shard, std::size_t shards);
 
 // The groups of a space over the registry's variants, the shard applied.
+// With lenient_checks (a dry run, which queries no GPU), a variant's own
+// `unsupported` check that throws (it asks a GPU that is not there) does not
+// fail the plan: the point stays a candidate and is listed in Group::unchecked
+// with the error.
 std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantInfo*>& variants,
-                               const ResourceCheck& resources, std::size_t shard = 0, std::size_t shards = 1);
+                               const ResourceCheck& resources, std::size_t shard = 0, std::size_t shards = 1,
+                               bool lenient_checks = false);
 // Variants matched by the space's globs and parameter filters (baseline excluded).
 std::vector<const VariantInfo*> space_variants(const Space& s, const Registry& r);
 

@@ -84,6 +84,9 @@ struct VariantInfo {
   bool supports_key(KeyType k) const;
   // Why this variant cannot run p (type, order, cap or its own check); empty if it can.
   std::string skip_reason(const Problem& p) const;
+  // skip_reason without the variant's own check (`unsupported`, which may query
+  // the GPU): the declared type, order and size limits only. Needs no GPU.
+  std::string declared_skip_reason(const Problem& p) const;
 };
 
 class Registry {

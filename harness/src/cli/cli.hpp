@@ -47,6 +47,13 @@ std::string size_text(std::size_t n);     // 2^k for powers of two
 std::string duration_text(double seconds);  // 1m05s
 // Throws std::runtime_error (exit 1) when no CUDA GPU is usable.
 void require_gpu();
+// The worker process of tune and run --isolate (sortbench/worker.hpp) on the
+// GPU: measures each requested point with a Runner; exits after a point that
+// lost the CUDA context. Returns the exit code.
+int serve_device_worker(const nlohmann::json& measure);
+// The same with the fake evaluator (tests, no GPU): reports `device`, and
+// aborts (a stand-in for a kernel fault) on labels matching crash_glob.
+int serve_fake_worker(const nlohmann::json& device, double delay_s, const std::string& crash_glob);
 // Applies the sweep-axis flags of run and tune (--variants, --n, --key,
 // --values, --order, --dist, --seed, --hot, --budget) on top of every sweep.
 void apply_sweep_axes(SweepConfig& c, const boost::program_options::variables_map& vm);

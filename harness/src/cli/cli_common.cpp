@@ -1,6 +1,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <iostream>
 #include <ctime>
 #include <iomanip>
 #include <sstream>
@@ -8,6 +10,8 @@
 #include "cli.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/build_info.hpp"
+#include "sortbench/tune.hpp"
+#include "sortbench/worker.hpp"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -112,6 +116,42 @@ po::variables_map parse(const std::string& cmd, const po::options_description& d
 void require_gpu() {
   std::string why;
   if (!gpu_available(&why)) throw std::runtime_error("no usable CUDA GPU on this machine (" + why + ")");
+}
+
+int serve_device_worker(const nlohmann::json& measure) {
+  std::FILE* out = worker::take_stdout_for_protocol();
+  require_gpu();
+  const DeviceInfo dev = query_device(true);
+  Runner runner(worker::measure_from_json(measure), dev);
+  std::string prepared;
+  return worker::serve(std::cin, out, device_json(dev), [&](const std::string& label, const Workload& w) {
+    worker::Reply reply;
+    const VariantInfo* v = Registry::instance().find(label);
+    if (!v) {
+      reply.result = tune::blank_result(label, {}, "", w);
+      reply.result.status = Status::failed;
+      reply.result.reason = "not registered in this build";
+      return reply;
+    }
+    const std::string wkey = worker::workload_json(w).dump();
+    if (wkey != prepared) {
+      runner.prepare(w);  // a workload-wide skip reason comes back from measure()
+      prepared = wkey;
+    }
+    reply.result = runner.measure(*v);
+    reply.context_lost = !runner.context_lost().empty();
+    return reply;
+  });
+}
+
+int serve_fake_worker(const nlohmann::json& device, double delay_s, const std::string& crash_glob) {
+  std::FILE* out = worker::take_stdout_for_protocol();
+  tune::register_fake_variants();
+  tune::FakeEvaluator fake(delay_s);
+  return worker::serve(std::cin, out, device, [&](const std::string& label, const Workload& w) {
+    if (!crash_glob.empty() && glob_match(crash_glob, label)) std::abort();  // a stand-in for a kernel fault
+    return worker::Reply{fake.evaluate(label, w), false};
+  });
 }
 
 void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {

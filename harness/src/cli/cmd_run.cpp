@@ -1,7 +1,10 @@
-// sortbench run: a validated, timed sweep written as a JSON report.
+// sortbench run: a validated, timed sweep written as a JSON report. With
+// --isolate every point is measured in a worker process (sortbench run
+// --worker, sortbench/worker.hpp), so a faulting kernel costs that point only.
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -9,6 +12,8 @@
 #include "cli.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/report.hpp"
+#include "sortbench/tune.hpp"
+#include "sortbench/worker.hpp"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -29,12 +34,39 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "order", po::value<std::string>(), "ascending,descending")("seed", po::value<std::uint64_t>(), "workload seed")(
       "out", po::value<std::string>(), "report path (default results/<gpu-model>/<config name>.json)")(
       "hot", "do not flush L2 before samples")("budget", po::value<double>(), "per-point time budget in seconds")(
+      "isolate", "measure each point in a worker process: a point that faults (illegal address, trap, launch "
+                 "failure) or kills its worker is recorded as failed with the error, and the sweep goes on in a "
+                 "fresh worker")(
+      "point-timeout", po::value<double>(), "with --isolate: seconds before a point that does not finish is failed (default 300)")(
       "dry-run", "print the points and exit");
-  const auto vm = parse("run", desc, args);
+  // --worker: the worker process of --isolate; --fake-evaluator, --fake-crash: tests without a GPU.
+  po::options_description hidden;
+  hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
+      "fake-crash", po::value<std::string>(), "");
+  po::options_description all;
+  all.add(desc).add(hidden);
+  const auto vm = parse("run", all, args);
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return 0;
   }
+  const bool fake = vm.count("fake-evaluator") > 0;
+  const std::string crash_glob = vm.count("fake-crash") ? vm["fake-crash"].as<std::string>() : "";
+  const json fake_device = {{"ordinal", 0}, {"name", "Fake GPU (fake-gpu)"}, {"model", "fake-gpu"}, {"uuid", "GPU-fake-gpu"}};
+  if (vm.count("worker")) {
+    if (!vm.count("measure")) throw UsageError("sortbench run: --worker: missing --measure");
+    const json measure = json::parse(vm["measure"].as<std::string>());
+    return fake ? serve_fake_worker(fake_device, 0, crash_glob) : serve_device_worker(measure);
+  }
+  const bool isolate = vm.count("isolate") > 0;
+  if (fake && !isolate) throw ConfigError("--fake-evaluator: only with --isolate");
+  double point_timeout = 300;
+  if (vm.count("point-timeout")) {
+    if (!isolate) throw ConfigError("--point-timeout: only with --isolate");
+    point_timeout = vm["point-timeout"].as<double>();
+    if (!(point_timeout > 0)) throw ConfigError("--point-timeout: expected a positive number of seconds");
+  }
+  if (fake) tune::register_fake_variants();
   // All input is checked before any GPU work or any file is written.
   SweepConfig cfg = vm.count("config") ? load_config_file(vm["config"].as<std::string>())
                                        : parse_config(embedded_quick_config(), "embedded configs/quick.json");
@@ -65,14 +97,34 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     return 0;
   }
 
-  require_gpu();
-  const DeviceInfo dev = query_device(true);
+  // The measuring: in this process, or point by point in a worker process (--isolate).
+  json device;
+  std::unique_ptr<Runner> runner;
+  std::unique_ptr<worker::Process> proc;
+  if (isolate) {
+    std::vector<std::string> wargs = {"sortbench", "run", "--worker", "--measure", worker::measure_json(cfg.measure).dump()};
+    if (fake) {
+      wargs.push_back("--fake-evaluator");
+      if (!crash_glob.empty()) wargs.insert(wargs.end(), {"--fake-crash", crash_glob});
+    } else {
+      require_gpu();
+    }
+    proc = std::make_unique<worker::Process>(wargs, point_timeout);
+    device = proc->device();
+  } else {
+    require_gpu();
+    const DeviceInfo dev = query_device(true);
+    device = device_json(dev);
+    runner = std::make_unique<Runner>(cfg.measure, dev);
+  }
+  const std::string device_name = device.value("name", "unknown GPU");
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
-                                          : "results/" + device_model_slug(dev.name) + "/" + cfg.name + ".json";
+                                          : "results/" + device.value("model", device_model_slug(device_name)) + "/" +
+                                                cfg.name + ".json";
   Report report;
   report.complete = false;
   report.context = {{"tool", "sortbench"},
-                    {"device", device_json(dev)},
+                    {"device", device},
                     {"build", build_json()},
                     {"host", {{"hostname", hostname()}}},
                     {"timestamp", utc_now()},
@@ -80,16 +132,16 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                     {"config", config_to_json(cfg)}};
 
   const bool tty = isatty(STDERR_FILENO);
-  std::cerr << "sortbench: " << dev.name << ", copy " << std::fixed << std::setprecision(0) << dev.copy_gb_per_s
-            << " GB/s; " << variants.size() << " variants x " << workloads.size() << " workloads = " << total
-            << " points -> " << out << "\n";
-  Runner runner(cfg.measure, dev);
+  std::cerr << "sortbench: " << device_name << ", copy " << std::fixed << std::setprecision(0)
+            << device.value("copy_gb_per_s", 0.0) << " GB/s; " << variants.size() << " variants x " << workloads.size()
+            << " workloads = " << total << " points" << (isolate ? ", each in a worker process" : "") << " -> " << out
+            << "\n";
   std::size_t done = 0, failed = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (const auto& w : workloads) {
-    const std::string skip = runner.prepare(w);
+    if (runner) runner->prepare(w);  // a workload-wide skip reason comes back from measure()
     for (const VariantInfo* v : variants) {
-      PointResult r = runner.measure(*v);
+      PointResult r = runner ? runner->measure(*v) : proc->evaluate(v->label, w);
       ++done;
       if (r.status == Status::failed) ++failed;
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -123,7 +175,11 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   write_report_atomic(report, out);
   std::cout << summary_table(report.results);
   std::cout << "report: " << out << " (" << done << " points, " << failed << " failed)\n";
-  if (!runner.context_lost().empty()) std::cerr << "sortbench: CUDA context lost at " << runner.context_lost() << "\n";
+  if (runner && !runner->context_lost().empty())
+    std::cerr << "sortbench: CUDA context lost at " << runner->context_lost() << "\n";
+  if (proc && proc->restarts())
+    std::cerr << "sortbench: " << proc->restarts() << " worker process" << (proc->restarts() == 1 ? "" : "es")
+              << " replaced after a point killed or hung it\n";
   return failed ? 1 : 0;
 }
 

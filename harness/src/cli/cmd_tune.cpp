@@ -2,8 +2,6 @@
 // GPU, key type and size range (docs/tune.md). Every point is measured in a
 // worker process (sortbench tune --worker) so a faulting kernel costs that
 // point only, and appended to a durable cache so a killed tune resumes.
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +18,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
+#include "sortbench/worker.hpp"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -29,44 +28,8 @@ namespace {
 
 using namespace sortbench::tune;
 
-// ---- worker protocol: one JSON line per request and per reply ---------------
-
-json workload_json(const Workload& w) {
-  return {{"key", to_string(w.key)}, {"value", to_string(w.value)}, {"order", to_string(w.order)},
-          {"n", w.n},                {"distribution", w.dist.name()}, {"seed", w.seed}};
-}
-
-Workload workload_from_json(const json& j) {
-  Workload w;
-  w.key = *parse_key_type(j.at("key").get<std::string>());
-  w.value = *parse_value_type(j.at("value").get<std::string>());
-  w.order = *parse_order(j.at("order").get<std::string>());
-  w.n = j.at("n").get<std::size_t>();
-  std::string why;
-  auto d = parse_distribution(j.at("distribution").get<std::string>(), &why);
-  if (!d) throw std::runtime_error("worker: bad distribution: " + why);
-  w.dist = *d;
-  w.seed = j.at("seed").get<std::uint64_t>();
-  return w;
-}
-
-json measure_json(const MeasureSettings& m) {
-  return {{"warmup_runs", m.warmup_runs}, {"min_samples", m.min_samples}, {"max_samples", m.max_samples},
-          {"max_rel_stderr", m.max_rel_stderr}, {"budget_s", m.budget_s}, {"cold_l2", m.cold_l2},
-          {"throttle_ratio", m.throttle_ratio}};
-}
-
-MeasureSettings measure_from_json(const json& j) {
-  MeasureSettings m;
-  m.warmup_runs = j.at("warmup_runs");
-  m.min_samples = j.at("min_samples");
-  m.max_samples = j.at("max_samples");
-  m.max_rel_stderr = j.at("max_rel_stderr");
-  m.budget_s = j.at("budget_s");
-  m.cold_l2 = j.at("cold_l2");
-  m.throttle_ratio = j.at("throttle_ratio");
-  return m;
-}
+using worker::measure_json;
+using worker::workload_json;
 
 struct FakeOptions {
   bool on = false;
@@ -79,206 +42,23 @@ json fake_device(const FakeOptions& f) {
   return {{"ordinal", 0}, {"name", "Fake GPU (" + f.model + ")"}, {"model", f.model}, {"uuid", "GPU-fake-" + f.model}};
 }
 
-// The worker: measures requests from stdin until EOF or a lost CUDA context.
+// The worker (sortbench tune --worker): measures requests from stdin until EOF
+// or a lost CUDA context (sortbench/worker.hpp).
 int run_worker(const json& measure, const FakeOptions& fake) {
-  // The protocol owns the original stdout; anything else printed goes to stderr.
-  const int proto = ::dup(STDOUT_FILENO);
-  ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  FILE* out = ::fdopen(proto, "w");
-  auto reply = [&](const json& j) {
-    const std::string line = j.dump() + "\n";
-    std::fwrite(line.data(), 1, line.size(), out);
-    std::fflush(out);
-  };
-  const MeasureSettings m = measure_from_json(measure);
-  std::unique_ptr<Runner> runner;
-  std::unique_ptr<FakeEvaluator> fake_eval;
-  if (fake.on) {
-    register_fake_variants();
-    fake_eval = std::make_unique<FakeEvaluator>(fake.delay_s);
-    reply({{"device", fake_device(fake)}});
-  } else {
-    require_gpu();
-    const DeviceInfo dev = query_device(true);
-    runner = std::make_unique<Runner>(m, dev);
-    reply({{"device", device_json(dev)}});
-  }
-  std::string prepared;
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    const json req = json::parse(line);
-    const std::string label = req.at("variant");
-    const Workload w = workload_from_json(req.at("workload"));
-    if (fake.on) {
-      if (!fake.crash_glob.empty() && glob_match(fake.crash_glob, label)) std::abort();  // a stand-in for a kernel fault
-      reply({{"result", result_to_json(fake_eval->evaluate(label, w))}, {"context_lost", false}});
-      continue;
-    }
-    const VariantInfo* v = Registry::instance().find(label);
-    PointResult r;
-    if (!v) {
-      r = blank_result(label, {}, "", w);
-      r.status = Status::failed;
-      r.reason = "not registered in this build";
-    } else {
-      const std::string wkey = workload_json(w).dump();
-      if (wkey != prepared) {
-        runner->prepare(w);  // a workload-wide skip reason comes back from measure()
-        prepared = wkey;
-      }
-      r = runner->measure(*v);
-    }
-    const bool lost = !runner->context_lost().empty();
-    reply({{"result", result_to_json(r)}, {"context_lost", lost}});
-    if (lost) return 3;  // the CUDA context is unusable: the parent starts a fresh worker
-  }
-  return 0;
-}
-
-std::string signal_text(int status) {
-  std::ostringstream os;
-  if (WIFSIGNALED(status)) os << "killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")";
-  else if (WIFEXITED(status)) os << "exited with status " << WEXITSTATUS(status);
-  else os << "stopped";
-  return os.str();
+  if (!fake.on) return serve_device_worker(measure);
+  return serve_fake_worker(fake_device(fake), fake.delay_s, fake.crash_glob);
 }
 
 // Parent side: measures through a worker process, restarting it after a crash.
 class WorkerEvaluator : public Evaluator {
  public:
-  WorkerEvaluator(std::vector<std::string> args, double point_timeout_s)
-      : args_(std::move(args)), timeout_s_(point_timeout_s) {}
-  ~WorkerEvaluator() override { stop(); }
-
-  const json& device() {
-    if (pid_ < 0) start();
-    return device_;
-  }
-
-  PointResult evaluate(const std::string& label, const Workload& w) override {
-    if (pid_ < 0) start();
-    const std::string req = json{{"variant", label}, {"workload", workload_json(w)}}.dump() + "\n";
-    std::string why;
-    if (!write_line(req)) why = "could not send the request";
-    std::string line;
-    if (why.empty()) why = read_line(line);
-    if (why.empty()) {
-      const json j = json::parse(line);
-      PointResult r = result_from_json(j.at("result"), "worker reply");
-      if (j.value("context_lost", false)) reap("after a lost CUDA context");
-      return r;
-    }
-    // The worker died or hung on this point: record it, start afresh next time.
-    const std::string how = reap(why);
-    PointResult r = blank_result(label, {}, "", w);
-    if (const VariantInfo* v = Registry::instance().find(label)) {
-      r.params = v->params;
-      r.family = v->family;
-    }
-    r.status = Status::failed;
-    r.reason = "worker process " + how + " while measuring this point";
-    ++restarts;
-    return r;
-  }
-
-  std::size_t restarts = 0;
+  WorkerEvaluator(std::vector<std::string> args, double point_timeout_s) : proc_(std::move(args), point_timeout_s) {}
+  const json& device() { return proc_.device(); }
+  PointResult evaluate(const std::string& label, const Workload& w) override { return proc_.evaluate(label, w); }
+  std::size_t restarts() const { return proc_.restarts(); }
 
  private:
-  void start() {
-    int to_child[2], from_child[2];
-    if (::pipe2(to_child, O_CLOEXEC) || ::pipe2(from_child, O_CLOEXEC))
-      throw std::runtime_error(std::string("cannot create worker pipes: ") + std::strerror(errno));
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(std::string("cannot start a worker: ") + std::strerror(errno));
-    if (pid == 0) {
-      ::dup2(to_child[0], STDIN_FILENO);
-      ::dup2(from_child[1], STDOUT_FILENO);
-      std::vector<char*> argv;
-      for (auto& a : args_) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv("/proc/self/exe", argv.data());
-      std::perror("sortbench: exec worker");
-      ::_exit(127);
-    }
-    ::close(to_child[0]);
-    ::close(from_child[1]);
-    pid_ = pid;
-    in_ = to_child[1];
-    out_ = from_child[0];
-    buf_.clear();
-    std::string line;
-    const std::string why = read_line(line, 300);
-    if (!why.empty()) throw std::runtime_error("the worker process did not start: " + reap(why));
-    device_ = json::parse(line).at("device");
-  }
-
-  bool write_line(const std::string& s) {
-    std::size_t off = 0;
-    while (off < s.size()) {
-      const ssize_t k = ::write(in_, s.data() + off, s.size() - off);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) return false;
-      off += std::size_t(k);
-    }
-    return true;
-  }
-
-  // Empty on success; otherwise what went wrong.
-  std::string read_line(std::string& line, double timeout_s = -1) {
-    if (timeout_s < 0) timeout_s = timeout_s_;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (;;) {
-      if (auto nl = buf_.find('\n'); nl != std::string::npos) {
-        line = buf_.substr(0, nl);
-        buf_.erase(0, nl + 1);
-        return {};
-      }
-      const double left = timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (left <= 0) return "timed out after " + std::to_string(int(timeout_s)) + " s";
-      pollfd p{out_, POLLIN, 0};
-      const int rc = ::poll(&p, 1, int(std::min(left, 3600.0) * 1000) + 1);
-      if (rc < 0 && errno == EINTR) continue;
-      if (rc == 0) continue;
-      char tmp[65536];
-      const ssize_t k = ::read(out_, tmp, sizeof tmp);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) return "died";
-      buf_.append(tmp, std::size_t(k));
-    }
-  }
-
-  // Ends the worker (killing it if it still runs) and says how it ended.
-  std::string reap(const std::string& why) {
-    if (pid_ < 0) return why;
-    ::close(in_);
-    ::close(out_);
-    int status = 0;
-    // After EOF on its stdin a healthy worker exits; one that hangs is killed.
-    for (int i = 0; i < 50; ++i) {
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
-      ::usleep(20000);
-    }
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, &status, 0);
-      pid_ = -1;
-    }
-    return why == "died" ? signal_text(status) : why + ", " + signal_text(status);
-  }
-
-  void stop() {
-    if (pid_ > 0) reap("stopped");
-  }
-
-  std::vector<std::string> args_;
-  double timeout_s_;
-  pid_t pid_ = -1;
-  int in_ = -1, out_ = -1;
-  std::string buf_;
-  json device_;
+  worker::Process proc_;
 };
 
 class LineProgress : public Progress {
@@ -387,7 +167,7 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
     int status = 0;
     ::waitpid(pids[i], &status, 0);
     const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    if (rc) std::cerr << "sortbench: shard " << i << "/" << n << " on GPU " << devices[i] << " " << signal_text(status) << "\n";
+    if (rc) std::cerr << "sortbench: shard " << i << "/" << n << " on GPU " << devices[i] << " " << worker::exit_text(status) << "\n";
     worst = std::max(worst, rc);
   }
   if (worst == 2) return 2;
@@ -427,7 +207,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "devices", po::value<std::string>(), "comma-separated GPU ordinals: one shard per GPU, run side by side, then merged")(
       "point-timeout", po::value<double>(), "seconds before a point that does not finish is failed (default 300)")(
       "in-process", "measure in this process (no worker; a fault ends the tune)")(
-      "dry-run", "print the groups, points and pruned points, and exit");
+      "dry-run", "print the groups, points and pruned points, and exit (needs no GPU)");
   po::options_description hidden;
   hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
       "fake-delay", po::value<double>(), "")("fake-crash", po::value<std::string>(), "")(
@@ -471,20 +251,39 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   const auto variants = space_variants(space, reg);
   if (variants.empty())
     throw ConfigError(space.sweep.source + ": $.params: no variant matched by $.variants has parameters in range");
+  // A dry run queries no GPU: the GPU model (and so the cache key) is unknown,
+  // and a variant's own check that needs the GPU (shared memory limits) is
+  // shown as not run instead of failing the plan.
+  const bool dry_run = vm.count("dry-run") > 0;
   const auto groups = plan_groups(space, variants, fake.on ? ResourceCheck(fake_resource_check) : ResourceCheck(no_resource_check),
-                                  shard, shards);
+                                  shard, shards, dry_run);
   const std::string tag = space.sweep.name + "-" + to_string(space.strategy.kind);
-  if (vm.count("dry-run")) {
-    std::size_t planned = 0;
+  if (dry_run) {
+    std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
+    std::size_t planned = 0, unchecked = 0;
+    std::string check_error;  // the first error of a variant's own check
     for (const auto& g : groups) {
       std::cout << g.name() << ": " << g.workloads.size() << " workloads, " << g.candidates.size() << " points, "
                 << g.pruned.size() << " pruned, up to " << planned_evaluations(space.strategy, g) << " evaluations ("
                 << to_string(space.strategy.kind) << ")\n";
-      for (const auto& c : g.candidates) std::cout << "  " << c.label << "\n";
+      for (const auto& c : g.candidates) {
+        std::cout << "  " << c.label;
+        for (const auto& [label, why] : g.unchecked)
+          if (label == c.label) {
+            std::cout << "  (own check needs the GPU; not run)";
+            if (check_error.empty()) check_error = why;
+          }
+        std::cout << "\n";
+      }
       for (const auto& p : g.pruned) std::cout << "  pruned " << p.variant << ": " << p.reason << "\n";
       planned += planned_evaluations(space.strategy, g);
+      unchecked += g.unchecked.size();
     }
-    std::cout << planned << " evaluations at most\n";
+    std::cout << planned << " evaluations at most";
+    if (unchecked)
+      std::cout << "; " << unchecked << " points whose own check needs the GPU (" << check_error
+                << ") may still be pruned when the tune runs";
+    std::cout << "\n";
     return 0;
   }
   if (!devices.empty())
@@ -554,7 +353,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     tune_ctx["shard"] = shard_text;
     tune_ctx["cache"] = cache_path;
     tune_ctx["cache_identity"] = to_json(id);
-    tune_ctx["worker_restarts"] = worker ? worker->restarts : 0;
+    tune_ctx["worker_restarts"] = worker ? worker->restarts() : 0;
     report.context = {{"tool", "sortbench"}, {"device", device}, {"build", build_json()},
                       {"host", {{"hostname", hostname()}}}, {"timestamp", utc_now()},
                       {"command_line", command_line}, {"config", space_to_json(space)}, {"tune", tune_ctx}};

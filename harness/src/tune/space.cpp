@@ -261,7 +261,8 @@ PointResult blank_result(const std::string& label, const Params& params, const s
 }
 
 std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantInfo*>& variants,
-                               const ResourceCheck& resources, std::size_t shard, std::size_t shards) {
+                               const ResourceCheck& resources, std::size_t shard, std::size_t shards,
+                               bool lenient_checks) {
   // Groups in first-appearance order of the sweeps; workloads deduplicated.
   std::vector<Group> groups;
   auto group_for = [&](KeyType k, ValueType v, Order o) -> Group& {
@@ -288,10 +289,21 @@ std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantIn
                      [](const Workload& a, const Workload& b) { return a.n < b.n; });
     for (const VariantInfo* v : variants) {
       if (!in_shard(v->label, shard, shards)) continue;
-      std::string why;
+      std::string why, unknown;
       const Workload* at = nullptr;
       for (const auto& w : g.workloads) {
-        why = v->skip_reason(w.problem());
+        if (lenient_checks) {
+          why = v->declared_skip_reason(w.problem());
+          if (why.empty() && v->unsupported && unknown.empty()) {
+            try {
+              why = v->unsupported(w.problem());
+            } catch (const std::exception& e) {
+              unknown = e.what();  // it needs the GPU: not asked again for this group
+            }
+          }
+        } else {
+          why = v->skip_reason(w.problem());
+        }
         if (why.empty() && resources) why = resources(*v, w.problem());
         if (!why.empty()) {
           at = &w;
@@ -305,6 +317,7 @@ std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantIn
         g.pruned.push_back(std::move(r));
       } else {
         g.candidates.push_back(make_candidate(*v));
+        if (!unknown.empty()) g.unchecked.emplace_back(v->label, unknown);
       }
     }
   }
