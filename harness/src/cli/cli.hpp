@@ -54,6 +54,8 @@ int serve_device_worker(const nlohmann::json& measure);
 // The same with the fake evaluator (tests, no GPU): reports `device`, and
 // aborts (a stand-in for a kernel fault) on labels matching crash_glob.
 int serve_fake_worker(const nlohmann::json& device, double delay_s, const std::string& crash_glob);
+// The device description the fake evaluator reports (tests without a GPU).
+nlohmann::json fake_device_json(const std::string& model = "fake-gpu");
 // Applies the sweep-axis flags of run and tune (--variants, --n, --key,
 // --values, --order, --dist, --seed, --hot, --budget) on top of every sweep.
 void apply_sweep_axes(SweepConfig& c, const boost::program_options::variables_map& vm);

@@ -144,6 +144,10 @@ int serve_device_worker(const nlohmann::json& measure) {
   });
 }
 
+nlohmann::json fake_device_json(const std::string& model) {
+  return {{"ordinal", 0}, {"name", "Fake GPU (" + model + ")"}, {"model", model}, {"uuid", "GPU-fake-" + model}};
+}
+
 int serve_fake_worker(const nlohmann::json& device, double delay_s, const std::string& crash_glob) {
   std::FILE* out = worker::take_stdout_for_protocol();
   tune::register_fake_variants();

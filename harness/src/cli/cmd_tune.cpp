@@ -38,15 +38,11 @@ struct FakeOptions {
   std::string model = "fake-gpu";
 };
 
-json fake_device(const FakeOptions& f) {
-  return {{"ordinal", 0}, {"name", "Fake GPU (" + f.model + ")"}, {"model", f.model}, {"uuid", "GPU-fake-" + f.model}};
-}
-
 // The worker (sortbench tune --worker): measures requests from stdin until EOF
 // or a lost CUDA context (sortbench/worker.hpp).
 int run_worker(const json& measure, const FakeOptions& fake) {
   if (!fake.on) return serve_device_worker(measure);
-  return serve_fake_worker(fake_device(fake), fake.delay_s, fake.crash_glob);
+  return serve_fake_worker(fake_device_json(fake.model), fake.delay_s, fake.crash_glob);
 }
 
 // Parent side: measures through a worker process, restarting it after a crash.
@@ -298,7 +294,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   if (vm.count("in-process")) {
     if (fake.on) {
       eval = std::make_unique<FakeEvaluator>(fake.delay_s);
-      device = fake_device(fake);
+      device = fake_device_json(fake.model);
     } else {
       require_gpu();
       const DeviceInfo dev = query_device(true);

@@ -25,7 +25,7 @@ namespace sortbench::radix {
 // cap): more tiles in flight hide the latency of loads and look-back.
 // LookbackWindow: predecessors one look-back step reads at once (8 beat 16 and
 // 32 on an H200: wider windows load words past the first inclusive prefix for
-// nothing).
+// nothing; radix-steps.json keeps a 16-wide point, `.lw16`).
 template <int RadixBits, int ItemsPerThread, int BlockThreads, int MinBlocks = 1, int LookbackWindow = 8>
 struct OnesweepPolicy {
   static constexpr int kRadixBits = RadixBits;
@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 
   // Look-back after ranking, as CUB does: looking back before ranking makes
   // the tile wait for its predecessors with nothing to do (11-16 % slower
-  // on an H200).
+  // on an H200, in exploratory runs whose reports are not committed).
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
     const int b = threadIdx.x * BPT + k;

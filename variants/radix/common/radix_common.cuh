@@ -44,9 +44,8 @@ struct KeyMap {
   // The digits of a key are taken from ordered_bits(key, descending); the
   // original bits are what the sort moves (so -0.0 keeps its sign bit).
   __device__ __forceinline__ Bits ordered(Bits b) const {
-    if (kind == KeyKind::signed_int) return ordered_bits(bit_copy<Bits, Signed>(b), descending);
-    if (kind == KeyKind::floating) return ordered_bits(bit_copy<Bits, Float>(b), descending);
-    return ordered_bits(b, descending);
+    const Bits o = ascending(b);
+    return descending ? Bits(~o) : o;
   }
   // unsigned(ordered(b) >> shift) & mask, with the descending complement
   // applied to the digit rather than the key: one three-input logic op
@@ -54,15 +53,15 @@ struct KeyMap {
   // key. The flip covers only digit bits inside the key (the top digit of
   // 11-bit digits on 32-bit keys has 10).
   __device__ __forceinline__ unsigned digit(Bits b, int shift, unsigned mask) const {
-    Bits o;
-    if (kind == KeyKind::signed_int)
-      o = ordered_bits(bit_copy<Bits, Signed>(b), false);
-    else if (kind == KeyKind::floating)
-      o = ordered_bits(bit_copy<Bits, Float>(b), false);
-    else
-      o = b;
     const unsigned flip = descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u;
-    return (unsigned(o >> shift) & mask) ^ flip;
+    return (unsigned(ascending(b) >> shift) & mask) ^ flip;
+  }
+
+ private:
+  __device__ __forceinline__ Bits ascending(Bits b) const {
+    if (kind == KeyKind::signed_int) return ordered_bits(bit_copy<Bits, Signed>(b), false);
+    if (kind == KeyKind::floating) return ordered_bits(bit_copy<Bits, Float>(b), false);
+    return b;
   }
 };
 
