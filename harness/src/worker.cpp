@@ -128,7 +128,10 @@ PointResult Process::evaluate(const std::string& label, const Workload& w) {
     try {
       const json j = json::parse(line);
       PointResult r = result_from_json(j.at("result"), "worker reply");
-      if (j.value("context_lost", false)) reap("after a lost CUDA context");
+      if (j.value("context_lost", false)) {
+        reap("after a lost CUDA context");
+        ++contexts_lost_;
+      }
       return r;
     } catch (const std::exception& e) {
       why = std::string("sent a malformed reply (") + e.what() + ")";

@@ -22,6 +22,17 @@ pick() { python3 -c "import json,sys; print(' '.join(e['variant']+'@'+str(e['n_m
 "$bin" tune --space space.json --fake-evaluator --out ref.json --best ref-best.json --cache ref.jsonl > /dev/null 2>&1
 total=$(wc -l < ref.jsonl)
 [ "$total" -eq 270 ] || fail "expected 270 cached evaluations, got $total"
+# The fake kernels' resources are in the report; tpb512 x ipt16 is pruned for its registers.
+python3 - ref.json <<'PY' || fail "ref.json: resources not reported"
+import json, sys
+t = json.load(open(sys.argv[1]))["context"]["tune"]
+k = t["resources"]["points"]["fake.radix.rb8.ipt8.tpb256"]["u32/none"][0]
+assert (k["kernel"], k["registers_per_thread"], k["blocks_per_sm"]) == ("pass", 65, 3), k
+assert t["resources"]["points"]["fake.radix.rb8.ipt16.tpb512"]["u32/u32"][0]["blocks_per_sm"] == 0
+res = json.load(open(sys.argv[1]))["results"]
+why = [x["reason"] for x in res if x["variant"] == "fake.radix.rb8.ipt16.tpb512"]
+assert why and all("allows 480 threads per block" in w for w in why), why
+PY
 
 # 2. Fault isolation: the worker aborts on rb6.ipt4.*; those points fail, the rest is measured.
 "$bin" tune --space space.json --fake-evaluator --fake-crash 'fake.radix.rb6.ipt4.*' --out crash.json \
@@ -29,6 +40,11 @@ total=$(wc -l < ref.jsonl)
 failed=$(grep -c 'killed by signal' crash.jsonl || true)
 [ "$failed" -eq 6 ] || fail "expected 6 points failed by the crashing worker, got $failed"
 [ "$(pick crash-best.json)" = "$(pick ref-best.json)" ] || fail "a crashing point changed the picks"
+python3 - crash.json <<'PY' || fail "crash.json: the crashed points are not counted as unscored"
+import json, sys
+for g in json.load(open(sys.argv[1]))["context"]["tune"]["groups"]:
+    assert (g["scored"], g["unscored"]) == (g["candidates"] - 3, 3), g
+PY
 
 # 3. SIGKILL part way, then resume: nothing measured is lost.
 "$bin" tune --space space.json --fake-evaluator --fake-delay 0.01 --out kill.json --best kill-best.json \
@@ -52,6 +68,13 @@ hits=$(echo "$out" | sed -n 's/^strategy exhaustive: \([0-9]*\) evaluations, \([
 # 4. Two shards side by side, merged == unsharded; and by hand with sortbench merge.
 "$bin" tune --space space.json --fake-evaluator --devices 0,1 --out dev.json --cache dev.jsonl > /dev/null 2>&1
 [ "$(pick results/fake-gpu/best.json)" = "$(pick ref-best.json)" ] || fail "--devices merge differs from unsharded"
+python3 - dev.json ref.json <<'PY' || fail "--devices: the merged report lacks a shard's resources"
+import json, sys
+points = lambda f: set(json.load(open(f))["context"]["tune"]["resources"]["points"])
+assert points(sys.argv[1]) == points(sys.argv[2]), points(sys.argv[2]) ^ points(sys.argv[1])
+PY
+"$bin" tune --space space.json --fake-evaluator --devices 0,1 --out dev2.json --best dev2-best.json --cache dev.jsonl > /dev/null 2>&1
+[ "$(pick dev2-best.json)" = "$(pick ref-best.json)" ] || fail "--devices did not write --best"
 "$bin" merge --out m.json --best m-best.json dev.shard-0-of-2.json dev.shard-1-of-2.json > /dev/null
 [ "$(pick m-best.json)" = "$(pick ref-best.json)" ] || fail "sortbench merge differs from unsharded"
 "$bin" merge --caches ref.jsonl,crash.jsonl --cache-out joined.jsonl > /dev/null
@@ -73,6 +96,8 @@ if "$bin" list --variants 'radix.*' | grep -q '^radix\.'; then
   echo "$out" | grep -q '^  radix\.onesweep\.' || fail "radix dry run: no onesweep points: $out"
   echo "$out" | grep -q '^  radix\.onesweep\..*  (own check needs the GPU; not run)$' || fail "radix dry run: own checks not marked: $out"
   echo "$out" | grep -q 'evaluations at most' || fail "radix dry run: no total: $out"
+  echo "$out" | grep -q '^kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU$' \
+    || fail "radix dry run: does not say resources were not checked: $out"
 else
   echo "note: this build has no radix variants; the dry run of configs/tune-radix.json was not run"
 fi

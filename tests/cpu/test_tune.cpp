@@ -43,8 +43,13 @@ CacheIdentity test_identity() {
   return id;
 }
 
+KernelResourceCheck& fake_check() {
+  static KernelResourceCheck check(sm90_limits(), fake_kernel_resources);
+  return check;
+}
+
 std::vector<Group> fake_groups(const Space& s, std::size_t shard = 0, std::size_t shards = 1) {
-  return plan_groups(s, space_variants(s, Registry::instance()), fake_resource_check, shard, shards);
+  return plan_groups(s, space_variants(s, Registry::instance()), std::ref(fake_check()), shard, shards);
 }
 
 std::string temp_path(const std::string& name) {
@@ -105,13 +110,15 @@ TEST(TuneSpace, GroupsPruneUnsupportedAndOverResourced) {
   EXPECT_EQ(groups[0].name(), "u32/none");
   EXPECT_EQ(groups[1].name(), "u32/u32");
   EXPECT_EQ(groups[0].workloads.size(), 5u);
-  // 40 fake variants: 12 rb4 ones capped at 2^26, and two more (tpb512 x ipt16) over shared memory.
+  // 40 fake variants: 12 rb4 ones capped at 2^26, and two more (tpb512 x ipt16)
+  // whose kernel, at 129 registers per thread, fits only 480 threads in a block.
   EXPECT_EQ(groups[0].candidates.size(), 26u);
   EXPECT_EQ(groups[0].pruned.size(), 14u);
   bool saw_resource = false, saw_cap = false;
   for (const auto& p : groups[0].pruned) {
     EXPECT_EQ(p.status, Status::skipped);
-    saw_resource |= p.reason.find("shared memory") != std::string::npos;
+    saw_resource |= p.reason.find("kernel 'pass' (512 threads, 129 registers per thread") != std::string::npos &&
+                    p.reason.find("allows 480 threads per block") != std::string::npos;
     saw_cap |= p.reason.find("capped at 2^26") != std::string::npos;
   }
   EXPECT_TRUE(saw_resource);

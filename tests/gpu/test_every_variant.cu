@@ -15,7 +15,7 @@ namespace {
 std::vector<std::string> labels() {
   std::vector<std::string> out;
   for (const auto& v : Registry::instance().all())
-    if (v.family != "test") out.push_back(v.label);
+    if (v.family.rfind("test", 0) != 0) out.push_back(v.label);  // test.fault.* fail on purpose
   return out;
 }
 

@@ -54,6 +54,14 @@ class NaiveInstance final : public Instance {
     scan_ = layout_.add(P::Scan::temp_bytes(p.n + 1, P::kScan));
   }
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
+  std::vector<KernelLaunch> kernels() const override {
+    constexpr int T = P::kBlockThreads;
+    std::vector<KernelLaunch> out = {kernel_launch("bits", extract_bits_kernel<T, Bits>, T, 0)};
+    P::Scan::append_kernels(P::kScan, out);
+    out.push_back(p_.value == ValueType::none ? kernel_launch("scatter", scatter_kernel<T, Bits, false>, T, 0)
+                                              : kernel_launch("scatter", scatter_kernel<T, Bits, true>, T, 0));
+    return out;
+  }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     if (p_.n <= 1) return copy_trivial(p_, b, s);
     if (bytes < layout_.bytes) throw std::invalid_argument("radix.naive_scatter: temp storage too small");

@@ -28,6 +28,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/report.hpp"
+#include "sortbench/resources.hpp"
 #include "sortbench/result.hpp"
 #include "sortbench/variant.hpp"
 
@@ -85,8 +86,32 @@ nlohmann::json space_to_json(const Space& s);  // round-trips through parse_spac
 // Why `v` cannot run `p` for lack of resources (shared memory, registers,
 // resident blocks); empty when it can or when the variant says nothing.
 using ResourceCheck = std::function<std::string(const VariantInfo& v, const Problem& p)>;
-// The default: the registry declares no resources yet, so nothing is pruned.
+// Prunes nothing: a dry run, which queries no GPU.
 std::string no_resource_check(const VariantInfo& v, const Problem& p);
+
+// The kernels `v` launches for `p`, with what each asks of an SM.
+using ResourceProvider = std::function<std::vector<KernelResources>(const VariantInfo& v, const Problem& p)>;
+// The compiled kernels' (cudaFuncGetAttributes of v's instance for p); needs
+// the GPU. Empty for host variants and variants that declare no kernels.
+std::vector<KernelResources> compiled_variant_resources(const VariantInfo& v, const Problem& p);
+
+// The resource hook: a point is pruned when a kernel it launches cannot keep
+// one block resident on an SM with these limits (resource_reason). It keeps
+// each checked point's kernels, with their residency, for the report.
+class KernelResourceCheck {
+ public:
+  KernelResourceCheck(SmLimits sm, ResourceProvider provider);
+  std::string operator()(const VariantInfo& v, const Problem& p);
+  // {"sm": {limits}, "points": {label: {"u32/none": [kernel, ...]}},
+  //  "undeclared": [labels whose variant declares no kernels]}
+  nlohmann::json report() const;
+
+ private:
+  SmLimits sm_;
+  ResourceProvider provider_;
+  nlohmann::json points_ = nlohmann::json::object();
+  std::vector<std::string> undeclared_;
+};
 
 struct Candidate {
   std::string label, family;
@@ -245,7 +270,9 @@ class Session {
 
 struct SearchOutcome {
   std::string group, strategy;
-  std::size_t evaluations = 0, cache_hits = 0, candidates = 0, scored = 0;
+  std::size_t evaluations = 0, cache_hits = 0, candidates = 0;
+  std::size_t scored = 0;    // points tried that have a score
+  std::size_t unscored = 0;  // points tried that failed or were skipped on a workload: no score
   double wall_s = 0;
   // Over the workloads every ranked point was measured on; points into the
   // Group's candidates, which must outlive it.
@@ -313,8 +340,11 @@ class FakeEvaluator : public Evaluator {
  private:
   double delay_s_;
 };
-// Resource check for the fake family: tpb512 with ipt16 needs too much shared memory.
-std::string fake_resource_check(const VariantInfo& v, const Problem& p);
+// The fake family's kernels: one "pass" kernel of block_threads threads with
+// 1 + 8 x items_per_thread registers per thread (so tpb512 x ipt16, at 129,
+// cannot launch a block) and block_threads x items_per_thread x 4 bytes of
+// dynamic shared memory. Checked against sm90_limits() in tests and tune --fake-evaluator.
+std::vector<KernelResources> fake_kernel_resources(const VariantInfo& v, const Problem& p);
 
 // A result record with the workload and variant filled in (no timing).
 PointResult blank_result(const std::string& label, const Params& params, const std::string& family, const Workload& w);

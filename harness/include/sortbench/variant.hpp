@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -38,6 +39,22 @@ struct Buffers {
   void* values_out = nullptr;
 };
 
+// One kernel launch of an instance as the instance makes it: the compiled
+// function (its host handle, for cudaFuncGetAttributes) with the block size
+// and dynamic shared memory of the launch. The tuner prunes points whose
+// launches cannot keep one block resident on an SM (sortbench/resources.hpp).
+struct KernelLaunch {
+  std::string name;                  // the kernel's role in the variant: "pass", "scatter"
+  const void* function = nullptr;
+  int block_threads = 0;
+  std::size_t dynamic_smem = 0;
+};
+
+template <class Kernel>
+KernelLaunch kernel_launch(std::string name, Kernel* kernel, int block_threads, std::size_t dynamic_smem) {
+  return {std::move(name), reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem};
+}
+
 // A variant bound to one problem. Created outside the timed region.
 class Instance {
  public:
@@ -49,6 +66,10 @@ class Instance {
   // must have finished when work enqueued after it on `stream` starts.
   // Host variants sort synchronously. Throws CudaError on failure.
   virtual void run(const Buffers& b, void* temp, std::size_t temp_bytes, cudaStream_t stream) = 0;
+  // Every kernel run() launches for this problem (child grids excepted).
+  // Empty: the variant declares none (host sorts, library baselines), and
+  // nothing is pruned for its resources.
+  virtual std::vector<KernelLaunch> kernels() const { return {}; }
 };
 
 struct Param {

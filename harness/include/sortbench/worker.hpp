@@ -76,6 +76,9 @@ class Process {
   // Workers replaced after a death, hang or malformed reply (a lost CUDA
   // context the worker reported itself is not counted).
   std::size_t restarts() const { return restarts_; }
+  // Workers that reported a lost CUDA context (a kernel fault) and exited;
+  // the next point starts a fresh one.
+  std::size_t contexts_lost() const { return contexts_lost_; }
 
  private:
   void start();
@@ -90,7 +93,7 @@ class Process {
   int in_ = -1, out_ = -1;
   std::string buf_;
   nlohmann::json device_;
-  std::size_t restarts_ = 0;
+  std::size_t restarts_ = 0, contexts_lost_ = 0;
 };
 
 }  // namespace sortbench::worker

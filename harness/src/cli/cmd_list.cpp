@@ -1,9 +1,12 @@
 // sortbench list: every registered variant.
 #include <iostream>
 #include <limits>
+#include <optional>
 
 #include "cli.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/resources.hpp"
+#include "sortbench/tune.hpp"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -20,13 +23,26 @@ std::string keys_text(const VariantInfo& v) {
 int cmd_list(const std::vector<std::string>& args, const std::string&) {
   po::options_description desc("sortbench list: every registered variant\nOptions");
   desc.add_options()("help,h", "this help")("json", "print JSON")(
-      "variants", po::value<std::string>()->default_value("*"), "comma-separated globs to filter labels");
+      "variants", po::value<std::string>()->default_value("*"), "comma-separated globs to filter labels")(
+      "resources", po::value<std::string>()->implicit_value("u32/none"),
+      "KEY/VALUE (default u32/none): each variant's kernels on this GPU, with registers, shared memory and "
+      "resident blocks per SM (needs the GPU)");
   const auto vm = parse("list", desc, args);
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return 0;
   }
   const auto pats = split_list(vm["variants"].as<std::string>(), "--variants");
+  std::optional<Problem> problem;
+  if (vm.count("resources")) {
+    const std::string kv = vm["resources"].as<std::string>();
+    const auto slash = kv.find('/');
+    const auto key = parse_key_type(kv.substr(0, slash));
+    const auto value = parse_value_type(slash == std::string::npos ? "none" : kv.substr(slash + 1));
+    if (!key || !value)
+      throw ConfigError("--resources: '" + kv + "' is not KEY/VALUE; expected e.g. u32/none or u64/u32");
+    problem = Problem{*key, *value, Order::ascending, std::size_t(1) << 20};
+  }
   const auto& reg = Registry::instance();
   std::vector<const VariantInfo*> vs;
   for (const auto& v : reg.all())
@@ -35,9 +51,24 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
         vs.push_back(&v);
         break;
       }
+  // Each variant's kernels for the problem, as compiled for this GPU.
+  std::optional<SmLimits> sm;
+  auto resources_of = [&](const VariantInfo& v) {
+    json out = json::array();
+    if (!problem || !v.skip_reason(*problem).empty()) return out;
+    for (const auto& k : tune::compiled_variant_resources(v, *problem)) out.push_back(to_json(k, residency(*sm, k)));
+    return out;
+  };
+  if (problem) {
+    require_gpu();
+    sm = device_sm_limits();
+  }
   if (vm.count("json")) {
     json j = json::array();
-    for (auto* v : vs) j.push_back(variant_json(*v));
+    for (auto* v : vs) {
+      j.push_back(variant_json(*v));
+      if (problem) j.back()["resources"] = resources_of(*v);
+    }
     std::cout << j.dump(1) << "\n";
     return 0;
   }
@@ -53,6 +84,15 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
     if (v->tile_keys) std::cout << "; tile " << v->tile_keys << " keys";
     if (v->max_n != std::numeric_limits<std::size_t>::max()) std::cout << "; max n " << v->max_n;
     std::cout << "\n";
+    if (problem) {
+      const json ks = resources_of(*v);
+      if (ks.empty()) std::cout << "    kernels: none declared, or it cannot run " << vm["resources"].as<std::string>() << "\n";
+      for (const auto& k : ks)
+        std::cout << "    kernel " << k["kernel"].get<std::string>() << ": " << k["block_threads"] << " threads, "
+                  << k["registers_per_thread"] << " registers, " << k["static_smem_bytes"].get<std::size_t>() + k["dynamic_smem_bytes"].get<std::size_t>()
+                  << " B shared, " << k["local_bytes_per_thread"] << " B local; " << k["blocks_per_sm"]
+                  << " blocks per SM (limited by " << k["limited_by"].get<std::string>() << ")\n";
+    }
   }
   std::cout << vs.size() << " variants\n";
   return 0;

@@ -176,6 +176,9 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   std::cout << "report: " << out << " (" << done << " points, " << failed << " failed)\n";
   if (runner && !runner->context_lost().empty())
     std::cerr << "sortbench: CUDA context lost at " << runner->context_lost() << "\n";
+  if (proc && proc->contexts_lost())
+    std::cerr << "sortbench: " << proc->contexts_lost() << " worker process" << (proc->contexts_lost() == 1 ? "" : "es")
+              << " replaced after a kernel fault lost the CUDA context\n";
   if (proc && proc->restarts())
     std::cerr << "sortbench: " << proc->restarts() << " worker process" << (proc->restarts() == 1 ? "" : "es")
               << " replaced after a point killed or hung it\n";

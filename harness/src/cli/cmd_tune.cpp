@@ -52,6 +52,7 @@ class WorkerEvaluator : public Evaluator {
   const json& device() { return proc_.device(); }
   PointResult evaluate(const std::string& label, const Workload& w) override { return proc_.evaluate(label, w); }
   std::size_t restarts() const { return proc_.restarts(); }
+  std::size_t contexts_lost() const { return proc_.contexts_lost(); }
 
  private:
   worker::Process proc_;
@@ -125,7 +126,8 @@ void apply_axes(Space& s, const po::variables_map& vm) {
 }
 
 // --devices: one child per GPU, each a shard, then the merge.
-int run_devices(const std::vector<std::string>& args, const std::vector<std::string>& devices, const std::string& out_base) {
+int run_devices(const std::vector<std::string>& args, const std::vector<std::string>& devices, const std::string& out_base,
+                const std::string& best_arg) {
   std::vector<std::string> base;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--devices" || args[i] == "--out" || args[i] == "--best") {
@@ -177,7 +179,7 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
   const Space space = parse_space(merged.context.at("config").dump(), out + ": $.context.config");
   const json best = best_json(merged.results, space, merged.context.value("device", json::object()),
                               {{"report", out}, {"tune", merged.context.value("tune", json::object())}});
-  const std::string best_path = "results/" + model + "/best.json";
+  const std::string best_path = best_arg.empty() ? "results/" + model + "/best.json" : best_arg;
   write_json_atomic(best, best_path);
   std::cout << "report: " << out << "\nbest: " << best_path << "\n";
   return worst;
@@ -251,9 +253,24 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   // and a variant's own check that needs the GPU (shared memory limits) is
   // shown as not run instead of failing the plan.
   const bool dry_run = vm.count("dry-run") > 0;
-  const auto groups = plan_groups(space, variants, fake.on ? ResourceCheck(fake_resource_check) : ResourceCheck(no_resource_check),
-                                  shard, shards, dry_run);
   const std::string tag = space.sweep.name + "-" + to_string(space.strategy.kind);
+  // One shard per GPU, each a tune process of its own that plans on its GPU.
+  if (!devices.empty() && !dry_run)
+    return run_devices(args, devices,
+                       vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>()).replace_extension().string()
+                                       : "results/shards/" + tag,
+                       vm.count("best") ? vm["best"].as<std::string>() : "");
+  // Resources come from the compiled kernels on this GPU (the fake family's
+  // from a formula over an H100's limits); a dry run checks none.
+  std::unique_ptr<KernelResourceCheck> resources;
+  if (fake.on) {
+    resources = std::make_unique<KernelResourceCheck>(sm90_limits(), fake_kernel_resources);
+  } else if (!dry_run) {
+    require_gpu();
+    resources = std::make_unique<KernelResourceCheck>(device_sm_limits(), compiled_variant_resources);
+  }
+  const auto groups = plan_groups(space, variants, resources ? ResourceCheck(std::ref(*resources)) : ResourceCheck(no_resource_check),
+                                  shard, shards, dry_run);
   if (dry_run) {
     std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
     std::size_t planned = 0, unchecked = 0;
@@ -280,11 +297,9 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       std::cout << "; " << unchecked << " points whose own check needs the GPU (" << check_error
                 << ") may still be pruned when the tune runs";
     std::cout << "\n";
+    if (!resources) std::cout << "kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU\n";
     return 0;
   }
-  if (!devices.empty())
-    return run_devices(args, devices, vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>()).replace_extension().string()
-                                                      : "results/shards/" + tag);
 
   // The evaluator: a worker process (default) or this process.
   std::unique_ptr<Evaluator> eval;
@@ -350,6 +365,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     tune_ctx["cache"] = cache_path;
     tune_ctx["cache_identity"] = to_json(id);
     tune_ctx["worker_restarts"] = worker ? worker->restarts() : 0;
+    tune_ctx["worker_contexts_lost"] = worker ? worker->contexts_lost() : 0;
+    if (resources) tune_ctx["resources"] = resources->report();
     report.context = {{"tool", "sortbench"}, {"device", device}, {"build", build_json()},
                       {"host", {{"hostname", hostname()}}}, {"timestamp", utc_now()},
                       {"command_line", command_line}, {"config", space_to_json(space)}, {"tune", tune_ctx}};
@@ -374,6 +391,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     }
     std::cout << o.ranking[0].candidate->label << " " << std::fixed << std::setprecision(3) << o.ranking[0].score.value
               << "x " << space.baseline() << " (" << o.scored << " of " << o.candidates << " points scored, "
+              << (o.unscored ? std::to_string(o.unscored) + " failed or skipped, " : std::string())
               << o.evaluations << " evaluations, " << duration_text(o.wall_s) << ")\n";
   }
   std::cout << prefix << "report: " << out << "\n";

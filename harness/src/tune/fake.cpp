@@ -1,6 +1,7 @@
 // A deterministic stand-in for the GPU: registered fake variants and a timing
 // model, so strategies, the cache, resume, sharding and fault isolation are
 // tested on the CPU (tests/cpu/test_tune*.cpp, tests/cli/tune.sh).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -59,11 +60,18 @@ void register_fake_variants() {
                                    {"block_threads", "tpb", std::to_string(tpb)}}));
 }
 
-std::string fake_resource_check(const VariantInfo& v, const Problem&) {
+std::vector<KernelResources> fake_kernel_resources(const VariantInfo& v, const Problem&) {
   if (v.family != "fake") return {};
-  if (param_int(v.params, "block_threads", 0) == 512 && param_int(v.params, "items_per_thread", 0) == 16)
-    return "needs 64 KiB of shared memory per block; 48 KiB without opt-in";
-  return {};
+  KernelResources k;
+  k.kernel = "pass";
+  k.block_threads = param_int(v.params, "block_threads", 128);
+  const int ipt = param_int(v.params, "items_per_thread", 1);
+  k.registers_per_thread = 1 + 8 * ipt;
+  k.dynamic_smem = std::size_t(k.block_threads) * std::size_t(ipt) * 4;
+  k.max_dynamic_smem = 48 * 1024;
+  // As cudaFuncGetAttributes reports it: whole warps within the register file.
+  k.max_threads_per_block = std::min(1024, 65536 / (k.registers_per_thread * 32) * 32);
+  return {k};
 }
 
 PointResult FakeEvaluator::evaluate(const std::string& label, const Workload& w) {

@@ -1,4 +1,5 @@
 // A whole tune run over the groups of a space, and merging shard reports.
+#include <algorithm>
 #include <set>
 
 #include "sortbench/report.hpp"
@@ -12,7 +13,8 @@ json TuneRun::summary() const {
   json groups = json::array();
   for (const auto& o : outcomes) {
     json g = {{"group", o.group},           {"strategy", o.strategy},   {"candidates", o.candidates},
-              {"scored", o.scored},         {"evaluations", o.evaluations}, {"cache_hits", o.cache_hits},
+              {"scored", o.scored},         {"unscored", o.unscored},
+              {"evaluations", o.evaluations}, {"cache_hits", o.cache_hits},
               {"wall_s", o.wall_s}};
     if (!o.ranking.empty()) {
       g["pick"] = o.ranking[0].candidate->label;
@@ -81,6 +83,16 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
       wall = std::max(wall, t.value("wall_s", 0.0));  // shards run side by side
       if (t.contains("groups"))
         for (const auto& g : t["groups"]) groups.push_back(g);
+      // Each shard checked the resources of its own points.
+      if (t.contains("resources") && i > 0 && out.context.contains("tune") && out.context["tune"].contains("resources")) {
+        json& into = out.context["tune"]["resources"];
+        const json points = t["resources"].value("points", json::object());
+        const json undeclared = t["resources"].value("undeclared", json::array());
+        for (const auto& [label, kernels] : points.items()) into["points"][label] = kernels;
+        for (const auto& label : undeclared)
+          if (std::find(into["undeclared"].begin(), into["undeclared"].end(), label) == into["undeclared"].end())
+            into["undeclared"].push_back(label);
+      }
     }
     if (r.context.contains("device")) entry["device"] = r.context["device"].value("uuid", "");
     merged_from.push_back(entry);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
@@ -175,7 +176,7 @@ SearchOutcome search(const StrategySettings& s, const Group& g, Session& session
   out.candidates = g.candidates.size();
   const std::size_t n_min = g.workloads.empty() ? 1 : g.workloads.front().n;
   const ScoreSettings& ss = session.space().score;
-  std::set<std::string> scored;
+  std::map<std::string, bool> tried;  // label -> its latest score is valid
   // Scores a candidate on the group's workloads up to max_n, keeping the best so far current.
   std::vector<Ranked> best_so_far;
   auto score_on = [&](const Candidate& c, std::size_t max_n) {
@@ -183,7 +184,7 @@ SearchOutcome search(const StrategySettings& s, const Group& g, Session& session
     for (const auto& w : g.workloads)
       if (w.n <= max_n) ws.push_back(w);
     Score sc = session.score(c, ws, n_min);
-    scored.insert(c.label);
+    tried[c.label] = sc.valid;
     if (max_n == SIZE_MAX) {
       best_so_far.push_back({&c, sc});
       best_so_far = rank(best_so_far, ss);
@@ -271,7 +272,7 @@ SearchOutcome search(const StrategySettings& s, const Group& g, Session& session
       break;
     }
   }
-  out.scored = scored.size();
+  for (const auto& [label, valid] : tried) ++(valid ? out.scored : out.unscored);
   out.evaluations = session.evaluations() - eval0;
   out.cache_hits = session.cache_hits() - hits0;
   out.wall_s = seconds_since(t0);

@@ -145,6 +145,18 @@ struct GlobalScan {
   static unsigned tiles(std::size_t len) { return unsigned((len + kTile - 1) / kTile); }
   static std::size_t temp_bytes(std::size_t len, ScanStrategy) { return (std::size_t(tiles(len)) + 1) * 4; }
 
+  // The launches run() makes, for the resource check.
+  static void append_kernels(ScanStrategy strategy, std::vector<KernelLaunch>& out) {
+    using namespace global_scan_detail;
+    if (strategy == ScanStrategy::three_launch) {
+      out.push_back(kernel_launch("scan: reduce", reduce_kernel<T, kItems, A>, T, 0));
+      out.push_back(kernel_launch("scan: tile sums", scan_sums_kernel<T, A>, T, 0));
+      out.push_back(kernel_launch("scan: downsweep", downsweep_kernel<T, kItems, A>, T, 0));
+    } else {
+      out.push_back(kernel_launch("scan: single pass", single_pass_kernel<T, kItems, A>, T, 0));
+    }
+  }
+
   static void run(unsigned* data, std::size_t len, ScanStrategy strategy, void* temp, cudaStream_t st) {
     using namespace global_scan_detail;
     if (len == 0) return;

@@ -361,6 +361,14 @@ class OnesweepInstance final : public Instance {
     hist_blocks_per_sm_ = std::max(1, per_sm);
   }
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
+  std::vector<KernelLaunch> kernels() const override {
+    using namespace onesweep_detail;
+    constexpr std::size_t smem = P::template smem_bytes<Bits>();
+    return {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem()),
+            kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, 256, 0),
+            p_.value == ValueType::none ? kernel_launch("pass", pass_kernel<P, Bits, false>, P::kBlockThreads, smem)
+                                        : kernel_launch("pass", pass_kernel<P, Bits, true>, P::kBlockThreads, smem)};
+  }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     if (p_.n <= 1) return copy_trivial(p_, b, s);
     if (bytes < layout_.bytes) throw std::invalid_argument("radix.onesweep: temp storage too small");

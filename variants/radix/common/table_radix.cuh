@@ -179,6 +179,11 @@ class TableRadixInstance final : public Instance {
       throw std::invalid_argument("radix: this design sorts 32-bit keys only");
   }
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
+  std::vector<KernelLaunch> kernels() const override {
+    if constexpr (Digits::kWideKeys)
+      if (key_bytes(p_.key) == 8) return kernels<std::uint64_t>();
+    return kernels<std::uint32_t>();
+  }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     if (p_.n <= 1) return copy_trivial(p_, b, s);
     if (bytes < layout_.bytes) throw std::invalid_argument("radix: temp storage too small");
@@ -204,6 +209,20 @@ class TableRadixInstance final : public Instance {
                smem);
     allow_smem(table_detail::scatter_kernel<Policy, Bits, true, decltype(Digits::digit(KeyMap<Bits>{}, 0))>,
                smem);
+  }
+
+  template <class Bits>
+  std::vector<KernelLaunch> kernels() const {
+    constexpr int T = Policy::kBlockThreads;
+    using Digit = decltype(Digits::digit(KeyMap<Bits>{}, 0));
+    std::vector<KernelLaunch> out = {kernel_launch(
+        "count", table_detail::count_kernel<T, Policy::kItemsPerThread, Policy::kBins, Bits, Digit>, T, 0)};
+    Policy::TableScan::append_kernels(Policy::kScan, out);
+    constexpr std::size_t smem = Policy::template smem_bytes<Bits>();
+    out.push_back(p_.value == ValueType::none
+                      ? kernel_launch("scatter", table_detail::scatter_kernel<Policy, Bits, false, Digit>, T, smem)
+                      : kernel_launch("scatter", table_detail::scatter_kernel<Policy, Bits, true, Digit>, T, smem));
+    return out;
   }
 
   template <class Bits>

@@ -1,0 +1,58 @@
+// Pruning from the compiled kernels: a point whose kernels cannot keep a block
+// resident on an SM is recorded skipped with the kernel and the limit, before
+// anything runs.
+#include <algorithm>
+
+#include "sortbench/tune.hpp"
+
+namespace sortbench::tune {
+
+using nlohmann::json;
+
+std::vector<KernelResources> compiled_variant_resources(const VariantInfo& v, const Problem& p) {
+  if (v.host || !v.make) return {};
+  const auto instance = v.make(p);
+  return compiled_resources(*instance);
+}
+
+KernelResourceCheck::KernelResourceCheck(SmLimits sm, ResourceProvider provider)
+    : sm_(std::move(sm)), provider_(std::move(provider)) {}
+
+std::string KernelResourceCheck::operator()(const VariantInfo& v, const Problem& p) {
+  std::vector<KernelResources> kernels;
+  try {
+    kernels = provider_(v, p);
+  } catch (const std::exception& e) {
+    return std::string("its kernels' resources could not be read: ") + e.what();
+  }
+  if (kernels.empty()) {
+    if (std::find(undeclared_.begin(), undeclared_.end(), v.label) == undeclared_.end()) undeclared_.push_back(v.label);
+    return {};
+  }
+  // Groups check their sizes in ascending order: the largest checked size's
+  // kernels are the ones kept.
+  const std::string problem = to_string(p.key) + "/" + to_string(p.value) + (p.order == Order::descending ? " desc" : "");
+  json list = json::array();
+  std::string why;
+  for (const auto& k : kernels) {
+    list.push_back(to_json(k, residency(sm_, k)));
+    if (why.empty()) why = resource_reason(sm_, k);
+  }
+  points_[v.label][problem] = list;
+  return why;
+}
+
+json KernelResourceCheck::report() const {
+  const json sm = {{"gpu", sm_.gpu},
+                   {"compute_capability", std::to_string(sm_.compute_major) + "." + std::to_string(sm_.compute_minor)},
+                   {"max_threads_per_block", sm_.max_threads_per_block},
+                   {"max_threads_per_sm", sm_.max_threads_per_sm},
+                   {"registers_per_block", sm_.registers_per_block},
+                   {"registers_per_sm", sm_.registers_per_sm},
+                   {"smem_per_block_optin_bytes", sm_.smem_per_block_optin},
+                   {"smem_per_sm_bytes", sm_.smem_per_sm},
+                   {"reserved_smem_per_block_bytes", sm_.reserved_smem_per_block}};
+  return {{"sm", sm}, {"points", points_}, {"undeclared", undeclared_}};
+}
+
+}  // namespace sortbench::tune
