@@ -9,11 +9,13 @@
 #include "sortbench/compare.hpp"
 #include "sortbench/stats.hpp"
 
+#include "committed_reports.hpp"
+
 using namespace sortbench;
+using sortbench::test::kQuickReport;
 
 namespace {
 
-const std::string kQuickReport = std::string(SORTBENCH_SOURCE_DIR) + "/results/h200/quick.json";
 
 PointResult timed_point(const std::string& variant, std::vector<double> samples, std::size_t n = 1 << 20) {
   PointResult r;

@@ -6,11 +6,10 @@
 
 #include "sortbench/gbench.hpp"
 
-using namespace sortbench;
+#include "committed_reports.hpp"
 
-namespace {
-const std::string kQuickReport = std::string(SORTBENCH_SOURCE_DIR) + "/results/h200/quick.json";
-}
+using namespace sortbench;
+using sortbench::test::kQuickReport;
 
 TEST(GbenchExport, NamesAreUniquePerPoint) {
   const Report r = read_report(kQuickReport);
