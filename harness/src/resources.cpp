@@ -11,18 +11,19 @@ namespace sortbench {
 SmLimits sm90_limits() {
   SmLimits s;
   s.gpu = "NVIDIA H100 80GB HBM3";
-  s.compute_major = 9;
-  s.compute_minor = 0;
-  s.max_threads_per_block = 1024;
-  s.max_threads_per_sm = 2048;
-  s.max_blocks_per_sm = 32;
-  s.registers_per_block = 65536;
-  s.registers_per_sm = 65536;
-  s.warp_size = 32;
-  s.smem_per_block = 48 * 1024;
-  s.smem_per_block_optin = 227 * 1024;
-  s.smem_per_sm = 228 * 1024;
-  s.reserved_smem_per_block = 1024;
+  cudaOccDeviceProp& p = s.props;
+  p.computeMajor = 9;
+  p.computeMinor = 0;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsPerMultiprocessor = 2048;
+  p.regsPerBlock = 65536;
+  p.regsPerMultiprocessor = 65536;
+  p.warpSize = 32;
+  p.sharedMemPerBlock = 48 * 1024;
+  p.sharedMemPerMultiprocessor = 228 * 1024;
+  p.numSms = 132;
+  p.sharedMemPerBlockOptin = 227 * 1024;
+  p.reservedSharedMemPerBlock = 1024;
   return s;
 }
 
@@ -30,41 +31,10 @@ SmLimits device_sm_limits(int device) {
   if (device < 0) cuda_check(cudaGetDevice(&device), "cudaGetDevice");
   cudaDeviceProp p{};
   cuda_check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties");
-  SmLimits s;
-  s.gpu = p.name;
-  s.compute_major = p.major;
-  s.compute_minor = p.minor;
-  s.max_threads_per_block = p.maxThreadsPerBlock;
-  s.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
-  s.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
-  s.registers_per_block = p.regsPerBlock;
-  s.registers_per_sm = p.regsPerMultiprocessor;
-  s.warp_size = p.warpSize;
-  s.smem_per_block = p.sharedMemPerBlock;
-  s.smem_per_block_optin = p.sharedMemPerBlockOptin;
-  s.smem_per_sm = p.sharedMemPerMultiprocessor;
-  s.reserved_smem_per_block = p.reservedSharedMemPerBlock;
-  return s;
+  return {p.name, cudaOccDeviceProp(p)};
 }
 
 namespace {
-
-cudaOccDeviceProp occ_props(const SmLimits& s) {
-  cudaOccDeviceProp p;
-  p.computeMajor = s.compute_major;
-  p.computeMinor = s.compute_minor;
-  p.maxThreadsPerBlock = s.max_threads_per_block;
-  p.maxThreadsPerMultiprocessor = s.max_threads_per_sm;
-  p.regsPerBlock = s.registers_per_block;
-  p.regsPerMultiprocessor = s.registers_per_sm;
-  p.warpSize = s.warp_size;
-  p.sharedMemPerBlock = s.smem_per_block;
-  p.sharedMemPerMultiprocessor = s.smem_per_sm;
-  p.numSms = 1;
-  p.sharedMemPerBlockOptin = s.smem_per_block_optin;
-  p.reservedSharedMemPerBlock = s.reserved_smem_per_block;
-  return p;
-}
 
 cudaOccFuncAttributes occ_attributes(const KernelResources& k) {
   cudaOccFuncAttributes a;
@@ -89,13 +59,12 @@ std::string kib(std::size_t bytes) {
 }  // namespace
 
 Residency residency(const SmLimits& sm, const KernelResources& k) {
-  const cudaOccDeviceProp props = occ_props(sm);
   const cudaOccFuncAttributes attr = occ_attributes(k);
   const cudaOccDeviceState state;
   cudaOccResult r{};
   Residency out;
   if (k.block_threads <= 0 ||
-      cudaOccMaxActiveBlocksPerMultiprocessor(&r, &props, &attr, &state, k.block_threads, k.dynamic_smem) !=
+      cudaOccMaxActiveBlocksPerMultiprocessor(&r, &sm.props, &attr, &state, k.block_threads, k.dynamic_smem) !=
           CUDA_OCC_SUCCESS)
     return out;
   out.blocks_per_sm = r.activeBlocksPerMultiprocessor;
@@ -114,17 +83,17 @@ std::string resource_reason(const SmLimits& sm, const KernelResources& k) {
                           std::to_string(k.registers_per_thread) + " registers per thread, " +
                           kib(k.static_smem + k.dynamic_smem) + " shared memory per block)";
   if (k.block_threads <= 0) return who + ": no threads per block";
-  if (k.block_threads > sm.max_threads_per_block)
-    return who + ": more threads per block than the " + std::to_string(sm.max_threads_per_block) + " the " + sm.gpu +
+  if (k.block_threads > sm.props.maxThreadsPerBlock)
+    return who + ": more threads per block than the " + std::to_string(sm.props.maxThreadsPerBlock) + " the " + sm.gpu +
            " allows";
   if (k.block_threads > k.max_threads_per_block)
     return who + ": the compiled kernel allows " + std::to_string(k.max_threads_per_block) +
            " threads per block at its register count";
-  if (std::size_t(k.registers_per_thread) * std::size_t(k.block_threads) > std::size_t(sm.registers_per_block))
+  if (std::size_t(k.registers_per_thread) * std::size_t(k.block_threads) > std::size_t(sm.props.regsPerBlock))
     return who + ": needs " + std::to_string(k.registers_per_thread * k.block_threads) +
-           " registers per block, the " + sm.gpu + " has " + std::to_string(sm.registers_per_block);
-  if (k.static_smem + k.dynamic_smem > sm.smem_per_block_optin)
-    return who + ": needs more shared memory per block than the " + kib(sm.smem_per_block_optin) + " the " + sm.gpu +
+           " registers per block, the " + sm.gpu + " has " + std::to_string(sm.props.regsPerBlock);
+  if (k.static_smem + k.dynamic_smem > sm.props.sharedMemPerBlockOptin)
+    return who + ": needs more shared memory per block than the " + kib(sm.props.sharedMemPerBlockOptin) + " the " + sm.gpu +
            " allows";
   if (k.dynamic_smem > k.max_dynamic_smem)
     return who + ": launches with " + kib(k.dynamic_smem) + " of dynamic shared memory above the kernel's limit of " +
@@ -164,6 +133,19 @@ nlohmann::json to_json(const KernelResources& k, const Residency& r) {
           {"local_bytes_per_thread", k.local_bytes},
           {"blocks_per_sm", r.blocks_per_sm},
           {"limited_by", r.limited_by}};
+}
+
+nlohmann::json to_json(const SmLimits& sm) {
+  const cudaOccDeviceProp& p = sm.props;
+  return {{"gpu", sm.gpu},
+          {"compute_capability", std::to_string(p.computeMajor) + "." + std::to_string(p.computeMinor)},
+          {"max_threads_per_block", p.maxThreadsPerBlock},
+          {"max_threads_per_sm", p.maxThreadsPerMultiprocessor},
+          {"registers_per_block", p.regsPerBlock},
+          {"registers_per_sm", p.regsPerMultiprocessor},
+          {"smem_per_block_optin_bytes", p.sharedMemPerBlockOptin},
+          {"smem_per_sm_bytes", p.sharedMemPerMultiprocessor},
+          {"reserved_smem_per_block_bytes", p.reservedSharedMemPerBlock}};
 }
 
 }  // namespace sortbench

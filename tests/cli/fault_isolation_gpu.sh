@@ -6,12 +6,9 @@
 # `sortbench tune` does the same and prunes the invalid launch from its
 # kernel's resources before it runs. Exit 77 (skipped) without a GPU.
 # usage: fault_isolation_gpu.sh SORTBENCH_BINARY
-set -euo pipefail
+source "$(dirname "$0")/scratch.sh"
 bin=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 if ! err=$("$bin" info 2>&1 >/dev/null); then
   if grep -q "no usable CUDA GPU" <<<"$err"; then echo "SKIPPED: $err"; exit 77; fi

@@ -3,12 +3,9 @@
 # that kills its worker process is recorded as failed with how the worker
 # ended, the sweep goes on in a fresh worker, and every other point is kept.
 # usage: run_isolate.sh SORTBENCH_BINARY
-set -euo pipefail
+source "$(dirname "$0")/scratch.sh"
 bin=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # 12 fake points x 2 workloads; the worker aborts (a stand-in for a kernel fault) on the 3 ipt4 points.
 cat > iso.json <<'JSON'

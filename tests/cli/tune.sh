@@ -4,13 +4,10 @@
 # at most the point in flight, --devices shards merge to the unsharded answer,
 # --dry-run needs no GPU, and bad input exits 2 writing nothing.
 # usage: tune.sh SORTBENCH_BINARY SOURCE_DIR
-set -euo pipefail
+source "$(dirname "$0")/scratch.sh"
 bin=$(realpath "$1")
 src=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 cat > space.json <<'JSON'
 {"name": "fake", "variants": ["fake.*"],
  "sweeps": [{"keys": ["u32"], "values": ["none", "u32"], "sizes": ["2^20:2^28:x4"], "distributions": ["uniform"]}],

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <cuda_occupancy.h>
 #include <nlohmann/json.hpp>
 
 #include "sortbench/variant.hpp"
@@ -29,14 +30,11 @@ struct KernelResources {
   std::size_t local_bytes = 0;       // per thread: register spills and stack
 };
 
-// The limits of one SM of a GPU, from cudaDeviceProp.
+// The limits of one SM of a GPU, in the form NVIDIA's occupancy calculator
+// reads them (cudaOccDeviceProp converts from cudaDeviceProp).
 struct SmLimits {
   std::string gpu;  // the model, for messages
-  int compute_major = 0, compute_minor = 0;
-  int max_threads_per_block = 0, max_threads_per_sm = 0, max_blocks_per_sm = 0;
-  int registers_per_block = 0, registers_per_sm = 0;
-  int warp_size = 32;
-  std::size_t smem_per_block = 0, smem_per_block_optin = 0, smem_per_sm = 0, reserved_smem_per_block = 0;
+  cudaOccDeviceProp props;
 };
 
 // The limits of an H100 SXM (sm_90), written out for CPU tests and the fake
@@ -62,5 +60,6 @@ std::string resource_reason(const SmLimits& sm, const KernelResources& k);
 std::vector<KernelResources> compiled_resources(const Instance& instance);
 
 nlohmann::json to_json(const KernelResources& k, const Residency& r);
+nlohmann::json to_json(const SmLimits& sm);
 
 }  // namespace sortbench

@@ -105,6 +105,7 @@ class KernelResourceCheck {
   // {"sm": {limits}, "points": {label: {"u32/none": [kernel, ...]}},
   //  "undeclared": [labels whose variant declares no kernels]}
   nlohmann::json report() const;
+  const std::vector<std::string>& undeclared() const { return undeclared_; }
 
  private:
   SmLimits sm_;

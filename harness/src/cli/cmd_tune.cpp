@@ -353,11 +353,10 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   std::cerr << "; cache " << cache_path << " (" << cache.loaded() << " entries" << (vm.count("fresh") ? ", ignored" : "")
             << ") -> " << out << "\n";
   if (resources) {
-    const json undeclared = resources->report()["undeclared"];
+    const auto& undeclared = resources->undeclared();
     if (!undeclared.empty())
       std::cerr << prefix << "sortbench tune: " << undeclared.size() << " point" << (undeclared.size() == 1 ? "" : "s")
-                << " declare no kernels, so their resources were not checked (first: "
-                << undeclared[0].get<std::string>() << ")\n";
+                << " declare no kernels, so their resources were not checked (first: " << undeclared[0] << ")\n";
   }
 
   const std::string shard_text = std::to_string(shard) + "/" + std::to_string(shards);

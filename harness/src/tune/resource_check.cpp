@@ -43,16 +43,7 @@ std::string KernelResourceCheck::operator()(const VariantInfo& v, const Problem&
 }
 
 json KernelResourceCheck::report() const {
-  const json sm = {{"gpu", sm_.gpu},
-                   {"compute_capability", std::to_string(sm_.compute_major) + "." + std::to_string(sm_.compute_minor)},
-                   {"max_threads_per_block", sm_.max_threads_per_block},
-                   {"max_threads_per_sm", sm_.max_threads_per_sm},
-                   {"registers_per_block", sm_.registers_per_block},
-                   {"registers_per_sm", sm_.registers_per_sm},
-                   {"smem_per_block_optin_bytes", sm_.smem_per_block_optin},
-                   {"smem_per_sm_bytes", sm_.smem_per_sm},
-                   {"reserved_smem_per_block_bytes", sm_.reserved_smem_per_block}};
-  return {{"sm", sm}, {"points", points_}, {"undeclared", undeclared_}};
+  return {{"sm", to_json(sm_)}, {"points", points_}, {"undeclared", undeclared_}};
 }
 
 }  // namespace sortbench::tune

@@ -124,10 +124,11 @@ __global__ void __launch_bounds__(kHistThreads)
 }
 
 // Block p turns pass p's digit counts into first output positions, in place.
+constexpr int kBinScanThreads = 256;
 template <int RadixBits>
-__global__ void __launch_bounds__(256) bin_scan_kernel(unsigned* hist) {
-  constexpr int kBins = 1 << RadixBits, kPer = (kBins + 255) / 256;
-  __shared__ BlockScanShfl<256>::Storage s;
+__global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned* hist) {
+  constexpr int kBins = 1 << RadixBits, kPer = (kBins + kBinScanThreads - 1) / kBinScanThreads;
+  __shared__ BlockScanShfl<kBinScanThreads>::Storage s;
   unsigned* h = hist + blockIdx.x * kBins;
   unsigned c[kPer], sum = 0;
 #pragma unroll
@@ -137,7 +138,7 @@ __global__ void __launch_bounds__(256) bin_scan_kernel(unsigned* hist) {
     sum += c[k];
   }
   unsigned total;
-  unsigned run = BlockScanShfl<256>::exclusive(sum, total, s);
+  unsigned run = BlockScanShfl<kBinScanThreads>::exclusive(sum, total, s);
 #pragma unroll
   for (int k = 0; k < kPer; ++k) {
     const int b = threadIdx.x * kPer + k;
@@ -365,7 +366,7 @@ class OnesweepInstance final : public Instance {
     using namespace onesweep_detail;
     constexpr std::size_t smem = P::template smem_bytes<Bits>();
     return {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem()),
-            kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, 256, 0),
+            kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0),
             p_.value == ValueType::none ? kernel_launch("pass", pass_kernel<P, Bits, false>, P::kBlockThreads, smem)
                                         : kernel_launch("pass", pass_kernel<P, Bits, true>, P::kBlockThreads, smem)};
   }
@@ -400,7 +401,7 @@ class OnesweepInstance final : public Instance {
         std::size_t(sms_) * hist_blocks_per_sm_, (p_.n + kHistThreads * 16 - 1) / (kHistThreads * 16)));
     histogram_kernel<P::kRadixBits, Bits><<<hist_blocks, kHistThreads, hist_smem(), s>>>(kin, n, map, hist);
     check_launch("radix.onesweep: histogram");
-    bin_scan_kernel<P::kRadixBits><<<passes_, 256, 0, s>>>(hist);
+    bin_scan_kernel<P::kRadixBits><<<passes_, kBinScanThreads, 0, s>>>(hist);
     check_launch("radix.onesweep: digit scan");
     for (int pass = 0; pass < passes_; ++pass) {
       const auto k = pass_io(pass, passes_, kin, kout, kalt);
