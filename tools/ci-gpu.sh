@@ -14,7 +14,7 @@
 # compare.txt, summary.md; appends summary.md to $GITHUB_STEP_SUMMARY when set.
 # Exit code: sortbench compare's (0 no regression, 1 regression, 2 bad input),
 # or 2 when no baseline exists for this GPU model (the message says how to make one).
-# Environment: CI_VARIANT_DIRS (default "baselines": the variant folders configs/ci.json
+# Environment: CI_VARIANT_DIRS (default "baselines;radix;merge": the variant folders configs/ci.json
 # needs; "" builds all), CMAKE_BUILD_PARALLEL_LEVEL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +41,7 @@ done
 mkdir -p "$out_dir"
 out_dir=$(cd "$out_dir" && pwd)
 config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config")
-variant_dirs=${CI_VARIANT_DIRS-baselines}
+variant_dirs=${CI_VARIANT_DIRS-baselines;radix;merge}
 
 # Builds the sortbench binary of the source tree $1 into $1/build-ci.
 build() {

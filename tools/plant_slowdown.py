@@ -5,9 +5,12 @@
     python3 tools/plant_slowdown.py REPORT VARIANT FACTOR OUT [--noise PCT] [--seed S]
 
 Every raw sample (time_ms.raw) of each ok result whose variant matches VARIANT
-(a glob: 'cub.radix_sort', 'cub.*', '*') is multiplied by FACTOR (1.05: 5 %
-slower); the summary statistics, throughputs and speedups are recomputed the
-way the harness computes them, and the context records what was planted.
+(a glob: 'cub.radix_sort.off64', 'cub.radix_sort*', 'cub.*', '*') is multiplied
+by FACTOR (1.05: 5 % slower); the summary statistics, throughputs and speedups
+are recomputed the way the harness computes them (against the baselines that
+match the report's context.config.baselines globs; schema version 2 reports
+also get `vs`, per workload and baseline group the fastest baseline), and the
+context records what was planted.
 --noise PCT multiplies every sample of every result by 1 + N(0, PCT/100)
 (seeded) to make a noisy copy instead of, or on top of, the slowdown.
 """
@@ -15,8 +18,12 @@ import argparse
 import fnmatch
 import json
 import math
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_common as rc  # noqa: E402  (same folder, standard library only)
 
 
 def quantile(sorted_values, q):
@@ -48,28 +55,18 @@ def summarize(samples):
     }
 
 
-def workload_key(r):
-    return (r["key"], r["value"], r["order"], r["n"], r["distribution"], r["seed"])
-
-
 def recompute_speedups(report):
-    baselines = report.get("context", {}).get("config", {}).get(
-        "baselines", ["cub.radix_sort", "cub.merge_sort", "thrust.sort", "thrust.sort_comparator"])
-    medians = {}
-    for r in report["results"]:
-        if r["status"] == "ok" and r["variant"] in baselines:
-            medians.setdefault(workload_key(r), {})[r["variant"]] = r["time_ms"]["median"]
-    for r in report["results"]:
-        if r["status"] != "ok" or r["time_ms"]["median"] <= 0:
-            continue
-        base = medians.get(workload_key(r), {})
-        r["speedup"] = {label: m / r["time_ms"]["median"] for label, m in sorted(base.items())}
+    """speedup (and vs, for schema version 2 or where the report has it) as
+    harness/src/report.cpp's compute_speedups, against the labels matching
+    context.config.baselines (globs; default cub.* and thrust.*)."""
+    with_vs = rc.schema_version(report) >= 2 or any("vs" in r for r in report["results"])
+    rc.compute_speedups(report["results"], rc.baseline_globs(report), with_vs=with_vs)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("report")
-    ap.add_argument("variant", help="variant label glob, e.g. cub.radix_sort or 'cub.*'")
+    ap.add_argument("variant", help="variant label glob, e.g. cub.radix_sort.off64 or 'cub.*'")
     ap.add_argument("factor", type=float, help="multiplies the matched samples: 1.05 is 5 %% slower")
     ap.add_argument("out")
     ap.add_argument("--noise", type=float, default=0.0, help="per-sample noise on every result, in percent")

@@ -6,13 +6,20 @@
 
 writes into DIR:
   throughput-<key>-<value>-<distribution>.png  GKeys/s against n, one line per
-        variant, CUB (cub.radix_sort) and Thrust (thrust.sort) as dashed
-        reference lines; one figure per key/value/distribution workload group
+        variant; dashed reference lines: CUB's fastest call at each n (the
+        legend names the calls that were fastest) and Thrust (thrust.sort); one
+        figure per key/value/distribution workload group
   heatmap.png   GKeys/s over radix bits x items per thread at one n, for the
         variants matching --heatmap (default: the variant family with the most
         such points); a "no data" figure when the report has none
-  speedup.png   speedup against cub.radix_sort at one n (default: the largest
-        measured), one bar per variant and workload group
+  speedup.png   speedup against the fastest CUB call at one n (default: the
+        largest measured), one bar per variant and workload group; each group's
+        tick label names the CUB call it is against
+
+"The fastest CUB call" is, per workload, the fastest baseline whose label
+starts with "cub." (schema version 2: cub.radix_sort.off32/.off64,
+cub.merge_sort.off32/.off64, ...; version 1: cub.radix_sort, cub.merge_sort),
+as tools/report_common.py's vs_group and fastest_baseline find it.
 
 tools/report_html.py puts the same figures into one self-contained HTML page.
 """
@@ -25,6 +32,9 @@ import os
 import sys
 from collections import OrderedDict, defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_common as rc  # noqa: E402  (same folder)
+
 try:
     import matplotlib
 
@@ -34,11 +44,12 @@ except ImportError:  # the Debian package; a pyenv or venv python may lack it
     sys.exit("plot_report.py: matplotlib is missing for " + sys.executable +
              "; run tools/setup.sh (python3-matplotlib) and use /usr/bin/python3")
 
-CUB = "cub.radix_sort"
+CUB = rc.CUB  # the baseline group "cub": speedups are against its fastest call
 THRUST = "thrust.sort"
 # CUB and Thrust usually coincide (thrust.sort dispatches to CUB): thick dashed
 # under thin dotted keeps both visible.
-REFERENCES = {CUB: ("CUB radix sort", "black", "--", 3.0, "s"), THRUST: ("Thrust sort", "tab:red", ":", 2.0, "^")}
+CUB_STYLE = ("CUB, fastest call at each n", "black", "--", 3.0, "s")
+THRUST_STYLE = ("Thrust sort", "tab:red", ":", 2.0, "^")
 MAX_LINES = 12  # more variants than this per figure: the fastest of each family are drawn
 
 
@@ -108,10 +119,11 @@ def no_data_figure(title, message):
     return fig
 
 
-def pick_lines(by_variant):
-    """The variants to draw: references always; others all when few, else the
-    fastest (geomean GKeys/s) of each family up to MAX_LINES."""
-    others = [v for v in by_variant if v not in REFERENCES]
+def pick_lines(by_variant, skip=()):
+    """The variants to draw besides the references (thrust.sort and the labels
+    in `skip`): all when few, else the fastest (geomean GKeys/s) of each family
+    up to MAX_LINES."""
+    others = [v for v in by_variant if v != THRUST and v not in skip]
     if len(others) <= MAX_LINES:
         return sorted(others), 0
     best = {}
@@ -131,19 +143,34 @@ def throughput_figures(report):
         groups.setdefault(group_key(r), defaultdict(list))[r["variant"]].append(r)
     out = []
     device = report.get("context", {}).get("device", {}).get("name", "")
+    globs = rc.baseline_globs(report)
     for g, by_variant in groups.items():
         fig, ax = plt.subplots(figsize=(8, 4.8))
-        lines, omitted = pick_lines(by_variant)
+        # The fastest CUB call at each n: one dashed line. A CUB label that is
+        # that call at every n of the group is drawn only as the dashed line.
+        by_n = defaultdict(list)
+        for rs in by_variant.values():
+            for r in rs:
+                by_n[r["n"]].append(r)
+        cub_best = sorted((b for b in (rc.fastest_baseline(rs, CUB, globs) for rs in by_n.values()) if b),
+                          key=lambda r: r["n"])
+        cub_names = sorted({r["variant"] for r in cub_best})
+        best_at = {b["n"]: b["variant"] for b in cub_best}
+        always_fastest = {v for v in cub_names if all(best_at.get(r["n"]) == v for r in by_variant[v])}
+        lines, omitted = pick_lines(by_variant, skip=always_fastest)
         cmap = plt.get_cmap("tab10" if len(lines) <= 10 else "tab20")
         for i, v in enumerate(lines):
             pts = sorted(by_variant[v], key=lambda r: r["n"])
             ax.plot([r["n"] for r in pts], [r["gkeys_per_s"] for r in pts], marker="o", ms=4, lw=1.6,
                     color=cmap(i % cmap.N), label=v)
-        for z, (ref, (label, color, style, width, marker)) in enumerate(REFERENCES.items()):
-            if ref in by_variant:
-                pts = sorted(by_variant[ref], key=lambda r: r["n"])
-                ax.plot([r["n"] for r in pts], [r["gkeys_per_s"] for r in pts], ls=style, lw=width, color=color,
-                        marker=marker, ms=5, label=f"{label} ({ref})", zorder=5 + z)
+        refs = []
+        if cub_best:
+            refs.append((cub_best, CUB_STYLE, ", ".join(cub_names)))
+        if THRUST in by_variant:
+            refs.append((sorted(by_variant[THRUST], key=lambda r: r["n"]), THRUST_STYLE, THRUST))
+        for z, (pts, (label, color, style, width, marker), names) in enumerate(refs):
+            ax.plot([r["n"] for r in pts], [r["gkeys_per_s"] for r in pts], ls=style, lw=width, color=color,
+                    marker=marker, ms=5, label=f"{label} ({names})", zorder=5 + z)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("n (keys)")
         ax.set_ylabel("GKeys/s (higher is better)")
@@ -151,7 +178,8 @@ def throughput_figures(report):
         ax.grid(True, which="major", alpha=0.3)
         ax.set_ylim(bottom=0)
         ax.legend(fontsize=8, loc="upper left", framealpha=0.9)
-        caption = f"Throughput against n, {group_title(g)}: {len(lines)} variant(s) and the CUB/Thrust references"
+        caption = (f"Throughput against n, {group_title(g)}: {len(lines)} variant(s); dashed: the fastest CUB call "
+                   f"at each n ({', '.join(cub_names) or 'none measured'}) and Thrust ({THRUST})")
         if omitted:
             caption += f"; {omitted} slower variant(s) of the same families not drawn"
         out.append((f"throughput-{group_slug(g)}", group_title(g), figure_png(fig), caption))
@@ -220,19 +248,27 @@ def heatmap_figure(report, n=None, variant_glob=None, workload="u32/none/uniform
 
 
 def speedup_figure(report, n=None):
-    """(title, png bytes, caption): speedup against cub.radix_sort at one n."""
-    results = [r for r in ok_results(report) if CUB in r.get("speedup", {}) and r["variant"] != CUB]
+    """(title, png bytes, caption): speedup against the fastest CUB call at one n."""
+    results = [r for r in ok_results(report) if rc.vs_group(r, CUB)[0]]
     if n is None and results:
         n = max(r["n"] for r in results)
     results = [r for r in results if r["n"] == n]
-    title = f"Speedup against CUB radix sort at n={size_text(n) if n else '?'}"
+    # A CUB call that is the fastest one in every group is the 1.0 line itself: no bars.
+    against = defaultdict(set)
+    for r in results:
+        against[r["variant"]].add(rc.vs_group(r, CUB)[1] == r["variant"])
+    results = [r for r in results if against[r["variant"]] != {True}]
+    title = f"Speedup against the fastest CUB call at n={size_text(n) if n else '?'}"
     if not results:
-        return title, figure_png(no_data_figure(title, "no data: no variant measured beside cub.radix_sort")), \
+        return title, figure_png(no_data_figure(title, "no data: no variant measured beside the fastest CUB call")), \
             "no data"
     groups = list(OrderedDict.fromkeys(group_key(r) for r in results))
     by_variant = defaultdict(dict)
+    fastest = {}  # group -> the CUB call the ratios are against
     for r in results:
-        by_variant[r["variant"]][group_key(r)] = r["speedup"][CUB]
+        ratio, label = rc.vs_group(r, CUB)
+        by_variant[r["variant"]][group_key(r)] = ratio
+        fastest.setdefault(group_key(r), set()).add(label)
     variants = sorted(by_variant, key=lambda v: -geomean(list(by_variant[v].values())))
     omitted = max(0, len(variants) - 15)
     variants = variants[:15]
@@ -243,13 +279,17 @@ def speedup_figure(report, n=None):
         xs = [gi + (i - (len(variants) - 1) / 2) * width for gi in range(len(groups))]
         ys = [by_variant[v].get(g, 0.0) for g in groups]
         ax.bar(xs, ys, width=width * 0.95, label=v, color=cmap(i % cmap.N))
-    ax.axhline(1.0, color="black", ls="--", lw=1.5, label="CUB radix sort = 1")
-    ax.set_xticks(range(len(groups)), [group_title(g).replace(", ", "\n") for g in groups], fontsize=8)
-    ax.set_ylabel("speedup vs cub.radix_sort (higher is better)")
+    ax.axhline(1.0, color="black", ls="--", lw=1.5, label="the fastest CUB call = 1")
+    ax.set_xticks(range(len(groups)), [group_title(g).replace(", ", "\n") + "\nvs " +
+                                       "/".join(rc.short_cub(v) for v in sorted(fastest[g])) for g in groups],
+                  fontsize=8)
+    ax.set_ylabel("speedup vs the fastest CUB call (higher is better)")
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8, ncol=2 if len(variants) > 6 else 1, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    caption = f"{title}: CUB's median over the variant's, same workload, same run"
+    caption = (f"{title}: the median of the fastest CUB call on that workload over the variant's, same run; "
+               "fastest CUB call: " +
+               "; ".join(f"{group_title(g)}: {', '.join(sorted(fastest[g]))}" for g in groups))
     if omitted:
         caption += f"; {omitted} variant(s) with the lowest geomean speedup not drawn"
     return title, figure_png(fig), caption

@@ -1,12 +1,25 @@
 #!/usr/bin/env python3
 """Turn a sortbench report of configs/radix-steps.json into a step-by-step
 account of the radix family (PMPP ch. 13 and seeds 001/002): what each
-optimisation bought at 2^24 and 2^28 keys, in GKeys/s and as a ratio to
-cub::DeviceRadixSort (Python standard library only).
+optimisation bought at 2^24 and 2^28 keys, in GKeys/s and as a ratio to the
+fastest CUB call on that workload (Python standard library only).
+
+"vs fastest CUB" is CUB's median over the variant's, same workload, same run,
+against the fastest CUB call measured there: a result's `vs["cub"]` (report
+schema version 2, where CUB is measured as cub.radix_sort.off32 and .off64,
+and maybe .double_buffer.off32/.off64), or for version 1 reports the smallest
+of its `speedup` ratios over cub.* labels (there only cub.radix_sort). When
+the reports hold more than one CUB label, each ratio names the call it is
+against, by its label less "cub.radix_sort." (or less "cub."): `1.04x (off64)`.
+Above each step table (when there are several CUB labels) a line names the
+fastest CUB call at each size; below it, and below the "Every radix variant"
+table, one reference row per CUB label measured (cub.radix_sort.off32,
+.off64, .double_buffer.* forms; cub.merge_sort.* where measured) and one for
+thrust.sort, each with its GKeys/s and its ratio to the fastest CUB call.
 
 usage: tools/radix_steps.py REPORT.json [MORE.json ...] [--out PATH] [--sizes 24,28]
 Several reports (of one device) are merged; without --out the markdown goes
-to results/<gpu-model>/radix-steps.md.
+to results/<gpu-model>/radix-steps.md. Reads report schema versions 1 and 2.
 """
 import argparse
 import fnmatch
@@ -14,7 +27,10 @@ import json
 import os
 import sys
 
-CUB = "cub.radix_sort"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_common as rc  # noqa: E402  (same folder, standard library only)
+
+CUB = rc.CUB  # the baseline group: every cub.* call
 THRUST = "thrust.sort"
 
 # The optimisation steps in the order of the book. Each step is the best
@@ -49,9 +65,14 @@ def log2(n):
 class Table:
     """Results indexed by (key, value, order, distribution, n) -> {variant: result}."""
 
-    def __init__(self, results):
+    def __init__(self, results, globs):
         self.points = {}
         self.failed = []
+        self.globs = globs
+        # The CUB labels measured anywhere: reference rows, and whether ratios name their call.
+        self.cub_labels = sorted({r["variant"] for r in results if r.get("status") == "ok"
+                                  and rc.in_group(r["variant"], CUB) and rc.is_baseline(r["variant"], globs)},
+                                 key=cub_label_order)
         for r in results:
             if r.get("status") == "failed":
                 self.failed.append(r)
@@ -68,16 +89,34 @@ def gk(r):
     return r.get("gkeys_per_s") if r else None
 
 
-def ratio_to_cub(r, point):
+def cub_label_order(label):
+    """cub.radix_sort forms first, the plain forms (off32, off64) before the
+    longer ones (double_buffer.off32, ...), then by label."""
+    return (rc.baseline_groups(label)[-1] != "cub.radix_sort", label.count("."), label)
+
+
+def ratio_to_cub(r, point, tab):
+    """(ratio, label of the fastest CUB call) for result r at this point."""
     if not r:
-        return None
-    sp = r.get("speedup") or {}
-    if CUB in sp and sp[CUB]:
-        return sp[CUB]
-    c = point.get(CUB)
+        return None, None
+    ratio, label = rc.vs_group(r, CUB)
+    if ratio:
+        return ratio, label
+    # No ratio in the report (a result from a report without CUB at this
+    # point, when reports are merged): the fastest CUB call here, by GKeys/s.
+    c = rc.fastest_baseline(point.values(), CUB, tab.globs)
     if c and gk(c) and gk(r):
-        return gk(r) / gk(c)
-    return None
+        return gk(r) / gk(c), c["variant"]
+    return None, None
+
+
+def f_vs(tab, ratio_label):
+    ratio, label = ratio_label
+    if ratio is None:
+        return "-"
+    if len(tab.cub_labels) > 1 and label:
+        return f"{ratio:.2f}x ({rc.short_cub(label)})"
+    return f"{ratio:.2f}x"
 
 
 def best(point, patterns):
@@ -95,8 +134,16 @@ def f_ratio(x):
 
 def step_table(tab, key, value, dist, sizes):
     lines = []
+    if len(tab.cub_labels) > 1:
+        named = []
+        for s in sizes:
+            c = rc.fastest_baseline(tab.at(key, value, dist, 1 << s).values(), CUB, tab.globs)
+            if c:
+                named.append(f"`{c['variant']}` at 2^{s} ({f_gk(gk(c))} GKeys/s)")
+        if named:
+            lines += ["Fastest CUB call: " + ", ".join(named) + ".", ""]
     head = "| step | seed | " + " | ".join(
-        f"best variant at 2^{s} | GKeys/s | vs CUB | vs previous step" for s in sizes) + " |"
+        f"best variant at 2^{s} | GKeys/s | vs fastest CUB | vs previous step" for s in sizes) + " |"
     lines.append(head)
     lines.append("|" + " --- |" * (2 + 4 * len(sizes)))
     prev = {s: None for s in sizes}
@@ -113,32 +160,42 @@ def step_table(tab, key, value, dist, sizes):
             gain = None
             if num != "-" and g and prev[s]:
                 gain = g / prev[s]
-            cells += [f"`{r['variant']}`" if r else "-", f_gk(g), f_ratio(ratio_to_cub(r, point)),
+            cells += [f"`{r['variant']}`" if r else "-", f_gk(g), f_vs(tab, ratio_to_cub(r, point, tab)),
                       f_ratio(gain) if num != "-" else ""]
             if num != "-" and g:
                 prev[s] = g
         lines.append("| " + " | ".join(cells) + " |")
-    for ref in (CUB, THRUST):
+    for ref in reference_labels(tab, key, value, dist, sizes):
         cells = [f"reference: {ref}", "-"]
         for s in sizes:
             point = tab.at(key, value, dist, 1 << s)
             r = point.get(ref)
-            cells += [f"`{ref}`" if r else "-", f_gk(gk(r)), f_ratio(ratio_to_cub(r, point)), ""]
+            cells += [f"`{ref}`" if r else "-", f_gk(gk(r)), f_vs(tab, ratio_to_cub(r, point, tab)), ""]
         lines.append("| " + " | ".join(cells) + " |")
     return lines if any_data else []
 
 
+def reference_labels(tab, key, value, dist, sizes):
+    """Each CUB label measured at one of these points (fastest-call order as
+    cub_label_order), then thrust.sort; as before, thrust.sort and a single
+    CUB label always get a row."""
+    measured = {v for s in sizes for v in tab.at(key, value, dist, 1 << s)}
+    cub = [v for v in tab.cub_labels if v in measured] or tab.cub_labels[:1] or ["cub.radix_sort"]
+    return cub + [THRUST]
+
+
 def all_variants_table(tab, key, value, dist, sizes, labels):
-    lines = ["| variant | " + " | ".join(f"2^{s} GKeys/s | 2^{s} vs CUB" for s in sizes) + " |",
+    lines = ["| variant | " + " | ".join(f"2^{s} GKeys/s | 2^{s} vs fastest CUB" for s in sizes) + " |",
              "|" + " --- |" * (1 + 2 * len(sizes))]
-    for v in labels:
-        cells = [f"`{v}`"]
+    refs = reference_labels(tab, key, value, dist, sizes)
+    for v in list(labels) + refs:
+        cells = [f"`{v}`" if v not in refs else f"reference: `{v}`"]
         have = False
         for s in sizes:
             point = tab.at(key, value, dist, 1 << s)
             r = point.get(v)
             have = have or bool(r)
-            cells += [f_gk(gk(r)), f_ratio(ratio_to_cub(r, point))]
+            cells += [f_gk(gk(r)), f_vs(tab, ratio_to_cub(r, point, tab))]
         if have:
             lines.append("| " + " | ".join(cells) + " |")
     return lines
@@ -164,7 +221,10 @@ def main():
             sys.exit(f"reports from different devices: {device.get('name')} and {other.get('name')}")
     results = [r for rep in reports for r in rep.get("results", [])]
     incomplete = [p for p, rep in zip(args.report, reports) if rep.get("complete") is False]
-    tab = Table(results)
+    globs = rc.baseline_globs(reports[0])
+    for rep in reports[1:]:
+        globs += [g for g in rc.baseline_globs(rep) if g not in globs]
+    tab = Table(results, globs)
 
     combos = sorted({(k[0], k[1]) for k in tab.points}, key=lambda kv: (kv[1] != "none", kv[0]))
     dists = sorted({k[3] for k in tab.points},
@@ -200,8 +260,16 @@ def main():
                f"{len(tab.failed)} failed, {sum(1 for r in results if r.get('status') == 'skipped')} skipped.")
     out.append("")
     out.append("Each step row is the fastest variant of that design at the point (its parameters are in the "
-               "label); 'vs previous step' is its throughput over the row above. Ratios to CUB are taken in "
-               "the same run.")
+               "label); 'vs previous step' is its throughput over the row above. 'vs fastest CUB' is the ratio "
+               "to the fastest CUB call measured on that workload in the same run (CUB's median over the "
+               "variant's).")
+    if len(tab.cub_labels) > 1:
+        out.append("CUB calls measured: " + ", ".join(f"`{v}`" for v in tab.cub_labels) + "; each ratio names "
+                   "the one that was fastest there, e.g. " + f"`({rc.short_cub(tab.cub_labels[-1])})` = "
+                   f"`{tab.cub_labels[-1]}`. The reference rows give each CUB call and thrust.sort with its "
+                   "own ratio to the fastest.")
+    elif tab.cub_labels:
+        out.append(f"CUB call measured: `{tab.cub_labels[0]}`.")
     out.append("")
 
     for key, value in combos:

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """One self-contained HTML page per sortbench report: the run's context, the
-summary per workload (fastest variant, GKeys/s, against CUB and Thrust), the
-plots of tools/plot_report.py embedded as base64 PNG, and every result.
+summary per workload (as `sortbench run` prints it: the fastest of ours, the
+fastest library call, who won by how much, and ours against the fastest CUB
+call), the plots of tools/plot_report.py embedded as base64 PNG, and every
+result with its ratio to the fastest CUB call on its workload (named).
+"Ours" are the results whose label matches none of the report's baseline
+globs (context.config.baselines). Reads report schema versions 1 and 2.
 
     python3 tools/report_html.py results/h200/quick.json --out results/h200/quick.html
         [--n N] [--heatmap VARIANT_GLOB] [--heatmap-workload KEY/VALUE/DIST] [--png-dir DIR]
@@ -13,12 +17,14 @@ import argparse
 import base64
 import html
 import json
+import math
 import os
 import sys
 from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot_report as pr  # noqa: E402  (same folder)
+import report_common as rc  # noqa: E402  (same folder)
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1200px;
@@ -82,26 +88,63 @@ def context_section(report, path):
     return "<h2>Run</h2>\n" + table(["", ""], rows)
 
 
+def won_by(ours, library):
+    """As `sortbench run`'s summary: "ours 1.04x", "library 1.06x", or
+    "tie (1.00x)" when |ln ratio| <= 2 sqrt(rse_ours^2 + rse_library^2)."""
+    ratio = library["time_ms"]["median"] / ours["time_ms"]["median"]
+    e = math.hypot(ours["time_ms"].get("rel_stderr", 0.0), library["time_ms"].get("rel_stderr", 0.0))
+    if abs(math.log(ratio)) <= 2 * e:
+        return f"tie ({ratio:.2f}x)"
+    if ratio > 1:
+        return f"ours {ratio:.2f}x"
+    return f"library {1 / ratio:.2f}x"
+
+
+def vs_text(r, group=rc.CUB):
+    """'1.04x (cub.radix_sort.off64)': r against the fastest call of group."""
+    ratio, label = rc.vs_group(r, group)
+    return f"{ratio:.2f}x (<code>{esc(label)}</code>)" if ratio else "-"
+
+
 def summary_section(report):
-    """Per workload: the fastest ok variant and its ratio to CUB and Thrust
-    (the summary table `sortbench run` prints)."""
+    """Per workload, the summary table `sortbench run` prints: the fastest of
+    ours, the fastest library call (baseline), who won by how much; then ours
+    against the fastest CUB call, and the failed/skipped counts."""
+    globs = rc.baseline_globs(report)
     rows, classes = [], []
     by_workload = OrderedDict()
     for r in report.get("results", []):
-        by_workload.setdefault((pr.group_key(r), r["n"]), []).append(r)
-    for (_, _), rs in by_workload.items():
-        ok = [r for r in rs if r["status"] == "ok"]
+        by_workload.setdefault(rc.workload_key(r), []).append(r)
+    for rs in by_workload.values():
+        ours = library = None
+        for r in rs:
+            if r["status"] != "ok":
+                continue
+            if rc.is_baseline(r["variant"], globs):
+                if library is None or r["time_ms"]["median"] < library["time_ms"]["median"]:
+                    library = r
+            elif ours is None or r["time_ms"]["median"] < ours["time_ms"]["median"]:
+                ours = r
         failed = sum(r["status"] == "failed" for r in rs)
         skipped = sum(r["status"] == "skipped" for r in rs)
-        best = min(ok, key=lambda r: r["time_ms"]["median"]) if ok else None
-        ratio = (lambda label: f"{best['speedup'][label]:.2f}x" if best and label in best.get("speedup", {}) else "-")
-        rows.append([esc(workload_text(rs[0])), f"<code>{esc(best['variant'])}</code>" if best else "(none ok)",
-                     fmt(best["gkeys_per_s"], 2) if best else "-", ratio(pr.CUB), ratio(pr.THRUST),
-                     f"{failed}/{skipped}"])
+        verdict = "-"
+        if ours and library:
+            verdict = esc(won_by(ours, library))
+        rows.append([esc(workload_text(rs[0])),
+                     f"<code>{esc(ours['variant'])}</code>" if ours else "-",
+                     fmt(ours["gkeys_per_s"], 2) if ours else "-",
+                     f"<code>{esc(library['variant'])}</code>" if library else "-",
+                     fmt(library["gkeys_per_s"], 2) if library else "-",
+                     verdict, vs_text(ours) if ours else "-", f"{failed}/{skipped}"])
         classes.append("failed" if failed else "")
-    return ("<h2>Fastest variant per workload</h2>\n" +
-            table(["workload", "fastest", "GKeys/s", "vs CUB", "vs Thrust", "failed/skipped"], rows,
-                  numeric=(2, 3, 4, 5), row_classes=classes))
+    return ("<h2>Fastest of ours and fastest library call per workload</h2>\n"
+            "<p>Ours: the variants whose label matches none of the baseline globs " +
+            ", ".join(f"<code>{esc(g)}</code>" for g in globs) + ". Won by: the slower median over the faster; "
+            "a tie when the medians differ by at most twice their combined relative standard error. "
+            "Ours vs the fastest CUB call: CUB's fastest call on that workload (named) over ours.</p>\n" +
+            table(["workload", "fastest of ours", "GKeys/s", "fastest library call", "GKeys/s", "won by",
+                   "ours vs the fastest CUB call", "failed/skipped"], rows,
+                  numeric=(2, 4, 7), row_classes=classes))
 
 
 def problems_section(report):
@@ -126,7 +169,7 @@ def results_section(report):
             rows.append([f"<code>{esc(r['variant'])}</code>", esc(params), esc(workload_text(r)), "ok",
                          fmt(t["median"], 4), fmt(100 * t["stdev"] / t["mean"] if t["mean"] else 0, 2),
                          str(t["samples"]), fmt(r["gkeys_per_s"], 2), fmt(r["gb_per_s"], 1),
-                         fmt(r.get("speedup", {}).get(pr.CUB, float("nan")), 2), fmt(r.get("sm_clock_mhz", 0), 0)])
+                         vs_text(r), fmt(r.get("sm_clock_mhz", 0), 0)])
             classes.append("")
         else:
             rows.append([f"<code>{esc(r['variant'])}</code>", esc(params), esc(workload_text(r)), esc(r["status"]),
@@ -136,7 +179,8 @@ def results_section(report):
     return (f"<h2>All results</h2>\n<details><summary>{n} points (median of the raw samples; "
             f"cold L2 unless the config says hot)</summary>\n" +
             table(["variant", "params", "workload", "status", "median ms", "stdev %", "samples", "GKeys/s", "GB/s",
-                   "vs CUB", "SM MHz"], rows, numeric=tuple(range(4, 11)), row_classes=classes) + "\n</details>")
+                   "vs the fastest CUB call", "SM MHz"], rows, numeric=tuple(range(4, 11)), row_classes=classes) +
+            "\n</details>")
 
 
 def figures_section(figs):

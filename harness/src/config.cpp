@@ -175,15 +175,14 @@ std::vector<Distribution> dists_at(const json& doc, const std::string& path) {
   return out;
 }
 
-const std::string kKeyNames = "one of u32, i32, f32, u64, i64, f64";
 
 // Fills axes from the keys present in `obj`; others stay as in `axes`.
 void read_axes(const json& obj, const std::string& path, SweepAxes& axes) {
   static const std::set<std::string> known = {"keys", "values", "orders", "sizes", "distributions"};
   if (obj.contains("keys"))
-    axes.keys = parsed_at<KeyType>(obj, "keys", path + ".keys", parse_key_type, kKeyNames);
+    axes.keys = parsed_at<KeyType>(obj, "keys", path + ".keys", parse_key_type, "one of " + key_type_names());
   if (obj.contains("values"))
-    axes.values = parsed_at<ValueType>(obj, "values", path + ".values", parse_value_type, "none or u32");
+    axes.values = parsed_at<ValueType>(obj, "values", path + ".values", parse_value_type, "one of " + value_type_names());
   if (obj.contains("orders"))
     axes.orders = parsed_at<Order>(obj, "orders", path + ".orders", parse_order, "ascending or descending");
   if (obj.contains("sizes")) axes.sizes = sizes_at(obj, path + ".sizes");
@@ -219,7 +218,12 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
     c.name = doc["name"].get<std::string>();
     if (c.name.find_first_of("/\\ ") != std::string::npos) fail(root + ".name", "expected a name without '/', '\\' or spaces");
   }
-  if (doc.contains("variants")) c.variants = strings_at(doc, "variants", root + ".variants");
+  if (doc.contains("variants")) {
+    c.variants = strings_at(doc, "variants", root + ".variants");
+    for (std::size_t i = 0; i < c.variants.size(); ++i)
+      if (is_best_selector(c.variants[i]) && best_selector_family(c.variants[i]).empty())
+        fail(root + ".variants[" + std::to_string(i) + "]", "'best:' needs a family name or glob, e.g. best:radix or best:*");
+  }
   if (doc.contains("baselines")) c.baselines = strings_at(doc, "baselines", root + ".baselines");
   if (doc.contains("seed")) {
     if (!doc["seed"].is_number_unsigned()) fail(root + ".seed", "expected a non-negative integer");
@@ -293,6 +297,31 @@ std::string read_text_file(const std::string& path, const std::string& what) {
 
 SweepConfig parse_config(const std::string& text, const std::string& where) {
   return parse_config_json(parse_json_text(text, where), where);
+}
+
+bool is_best_selector(const std::string& v) { return v.rfind(kBestPrefix, 0) == 0; }
+std::string best_selector_family(const std::string& v) { return v.substr(std::string(kBestPrefix).size()); }
+
+std::vector<Workload> expand_workloads(const SweepConfig& c, std::size_t* repeats) {
+  std::vector<Workload> out;
+  std::set<std::string> seen;
+  std::size_t dropped = 0;
+  for (const auto& s : c.sweeps)
+    for (auto k : s.keys)
+      for (auto val : s.values)
+        for (auto o : s.orders)
+          for (const auto& d : s.distributions)
+            for (auto n : s.sizes) {
+              const std::string id = to_string(k) + "|" + to_string(val) + "|" + to_string(o) + "|" + d.name() +
+                                     "|" + std::to_string(n);
+              if (!seen.insert(id).second) {
+                ++dropped;
+                continue;
+              }
+              out.push_back({k, val, o, n, d, c.seed});
+            }
+  if (repeats) *repeats = dropped;
+  return out;
 }
 
 SweepConfig load_config_file(const std::string& path) {

@@ -9,6 +9,10 @@ bool VariantInfo::supports_key(KeyType k) const {
   return std::find(key_types.begin(), key_types.end(), k) != key_types.end();
 }
 
+bool VariantInfo::supports_value(ValueType v) const {
+  return std::find(value_types.begin(), value_types.end(), v) != value_types.end();
+}
+
 std::string VariantInfo::skip_reason(const Problem& p) const {
   if (auto why = declared_skip_reason(p); !why.empty()) return why;
   if (unsupported) return unsupported(p);
@@ -17,10 +21,13 @@ std::string VariantInfo::skip_reason(const Problem& p) const {
 
 std::string VariantInfo::declared_skip_reason(const Problem& p) const {
   if (!supports_key(p.key)) return "key type " + to_string(p.key) + " not supported";
-  if (p.value == ValueType::none && !keys_only) return "keys-only sorting not supported";
-  if (p.value != ValueType::none && !pairs) return "key-value pairs not supported";
+  if (!supports_value(p.value))
+    return p.value == ValueType::none ? "keys-only sorting not supported"
+                                      : "key-value pairs with " + to_string(p.value) + " values not supported";
   if (p.order == Order::descending && !descending) return "descending order not supported";
-  if (p.n > max_n) return "n = " + std::to_string(p.n) + " above the variant's cap of " + std::to_string(max_n);
+  if (p.n > max_n)
+    return "n = " + std::to_string(p.n) + " above the variant's cap of " + std::to_string(max_n) +
+           (max_n_why.empty() ? "" : " (" + max_n_why + ")");
   return {};
 }
 
@@ -37,6 +44,9 @@ void Registry::add(VariantInfo v) {
   if (!v.make || !v.bytes_per_key)
     throw std::logic_error("variant '" + v.label + "' has no make or bytes_per_key");
   if (find(v.label)) throw std::logic_error("variant '" + v.label + "' registered twice");
+  if (v.family_default && family_default(v.family))
+    throw std::logic_error("variant '" + v.label + "': family '" + v.family + "' already has a default point, '" +
+                           family_default(v.family)->label + "'");
   variants_.push_back(std::move(v));
   std::sort(variants_.begin(), variants_.end(),
             [](const VariantInfo& a, const VariantInfo& b) { return a.label < b.label; });
@@ -46,6 +56,20 @@ const VariantInfo* Registry::find(const std::string& label) const {
   for (const auto& v : variants_)
     if (v.label == label) return &v;
   return nullptr;
+}
+
+const VariantInfo* Registry::family_default(const std::string& family) const {
+  for (const auto& v : variants_)
+    if (v.family_default && v.family == family) return &v;
+  return nullptr;
+}
+
+std::vector<std::string> Registry::default_families() const {
+  std::vector<std::string> out;
+  for (const auto& v : variants_)
+    if (v.family_default && std::find(out.begin(), out.end(), v.family) == out.end()) out.push_back(v.family);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::vector<const VariantInfo*> Registry::match(const std::vector<std::string>& patterns) const {

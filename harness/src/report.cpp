@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -100,6 +101,9 @@ json result_to_json(const PointResult& r) {
     j["gb_per_s"] = r.gb_per_s;
     j["fraction_of_copy_bw"] = r.fraction_of_copy_bw;
     j["speedup"] = r.speedup;
+    json vs = json::object();
+    for (const auto& [group, b] : r.vs) vs[group] = {{"baseline", b.baseline}, {"speedup", b.speedup}};
+    j["vs"] = vs;
   }
   return j;
 }
@@ -145,6 +149,9 @@ PointResult result_from_json(const json& j, const std::string& where) {
       r.gb_per_s = j.at("gb_per_s").get<double>();
       r.fraction_of_copy_bw = j.at("fraction_of_copy_bw").get<double>();
       r.speedup = j.at("speedup").get<std::map<std::string, double>>();
+      if (j.contains("vs"))  // schema version 2
+        for (const auto& [group, b] : j.at("vs").items())
+          r.vs[group] = {b.at("baseline").get<std::string>(), b.at("speedup").get<double>()};
     }
     return r;
   } catch (const std::exception& e) {
@@ -166,8 +173,9 @@ json report_to_json(const Report& r) {
 Report report_from_json(const json& j, const std::string& where) {
   if (!j.is_object() || j.value("schema", "") != kReportSchema)
     throw std::runtime_error(where + ": not a sortbench report (expected \"schema\": \"" + kReportSchema + "\")");
-  if (j.value("schema_version", 0) != kReportSchemaVersion)
-    throw std::runtime_error(where + ": $.schema_version: expected " + std::to_string(kReportSchemaVersion));
+  const int version = j.value("schema_version", 0);
+  if (version != 1 && version != kReportSchemaVersion)
+    throw std::runtime_error(where + ": $.schema_version: expected 1 or " + std::to_string(kReportSchemaVersion));
   Report r;
   r.complete = j.value("complete", true);
   r.context = j.at("context");
@@ -212,56 +220,104 @@ void write_report_atomic(const Report& r, const std::string& path) {
   }
 }
 
-void compute_speedups(std::vector<PointResult>& results, const std::vector<std::string>& baselines) {
-  std::map<std::string, std::map<std::string, double>> base;  // workload -> label -> median
+bool is_baseline(const std::string& label, const std::vector<std::string>& baseline_globs) {
+  for (const auto& g : baseline_globs)
+    if (glob_match(g, label)) return true;
+  return false;
+}
+
+std::vector<std::string> baseline_groups(const std::string& label) {
+  const auto dot = label.find('.');
+  if (dot == std::string::npos) return {label};
+  const auto dot2 = label.find('.', dot + 1);
+  return {label.substr(0, dot), label.substr(0, dot2)};
+}
+
+void compute_speedups(std::vector<PointResult>& results, const std::vector<std::string>& baseline_globs) {
+  struct Base {
+    std::string label;
+    double median;
+  };
+  std::map<std::string, std::vector<Base>> base;  // workload -> baselines measured ok
   for (const auto& r : results)
-    if (r.status == Status::ok)
-      for (const auto& b : baselines)
-        if (r.variant == b) base[r.workload_key()][b] = r.time_ms.median;
+    if (r.status == Status::ok && r.time_ms.median > 0 && is_baseline(r.variant, baseline_globs))
+      base[r.workload_key()].push_back({r.variant, r.time_ms.median});
   for (auto& r : results) {
     r.speedup.clear();
+    r.vs.clear();
     if (r.status != Status::ok || r.time_ms.median <= 0) continue;
     const auto it = base.find(r.workload_key());
     if (it == base.end()) continue;
-    for (const auto& [label, median] : it->second) r.speedup[label] = median / r.time_ms.median;
+    for (const auto& b : it->second) {
+      r.speedup[b.label] = b.median / r.time_ms.median;
+      for (const auto& group : baseline_groups(b.label)) {
+        auto [slot, fresh] = r.vs.try_emplace(group, BaselineRatio{b.label, b.median / r.time_ms.median});
+        if (!fresh && b.median / r.time_ms.median < slot->second.speedup) slot->second = {b.label, b.median / r.time_ms.median};
+      }
+    }
   }
 }
 
-std::string summary_table(const std::vector<PointResult>& results) {
+namespace {
+
+std::string fixed(double x, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << x;
+  return s.str();
+}
+
+// "u32/u32 n=2^28 entropy:0.544" (" desc" for descending).
+std::string workload_text(const PointResult& r) {
+  const std::size_t n = r.n;
+  const std::string size = n >= 1024 && (n & (n - 1)) == 0 ? "2^" + std::to_string(int(std::log2(double(n))))
+                                                           : std::to_string(n);
+  return to_string(r.key) + "/" + to_string(r.value) + " n=" + size + " " + r.distribution +
+         (r.order == Order::descending ? " desc" : "");
+}
+
+}  // namespace
+
+std::string summary_table(const std::vector<PointResult>& results, const std::vector<std::string>& baseline_globs) {
   struct Row {
-    const PointResult* best = nullptr;
+    const PointResult* any = nullptr;
+    const PointResult* ours = nullptr;
+    const PointResult* library = nullptr;
     int failed = 0, skipped = 0;
   };
   std::vector<std::string> order;
   std::map<std::string, Row> rows;
+  auto faster = [](const PointResult* a, const PointResult& b) { return !a || b.time_ms.median < a->time_ms.median; };
   for (const auto& r : results) {
     const std::string w = r.workload_key();
     if (!rows.count(w)) order.push_back(w);
     Row& row = rows[w];
+    if (!row.any) row.any = &r;
     if (r.status == Status::failed) ++row.failed;
     if (r.status == Status::skipped) ++row.skipped;
-    if (r.status == Status::ok && (!row.best || r.time_ms.median < row.best->time_ms.median)) row.best = &r;
+    if (r.status != Status::ok) continue;
+    const PointResult*& slot = is_baseline(r.variant, baseline_globs) ? row.library : row.ours;
+    if (faster(slot, r)) slot = &r;
   }
   std::ostringstream os;
-  os << std::left << std::setw(44) << "workload" << std::setw(34) << "fastest" << std::right << std::setw(10)
-     << "GKeys/s" << std::setw(9) << "vs CUB" << std::setw(10) << "vs thrust" << "  failed/skipped\n";
-  auto ratio = [](const PointResult* r, const char* label) -> std::string {
-    if (!r) return "-";
-    const auto it = r->speedup.find(label);
-    if (it == r->speedup.end()) return "-";
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(2) << it->second << "x";
-    return s.str();
-  };
+  os << std::left << std::setw(40) << "workload" << std::setw(38) << "fastest of ours" << std::right << std::setw(8)
+     << "GKeys/s" << "  " << std::left << std::setw(24) << "fastest library call" << std::right << std::setw(8)
+     << "GKeys/s" << "  " << std::left << std::setw(18) << "won by" << "failed/skipped\n";
   for (const auto& w : order) {
     const Row& row = rows[w];
-    const PointResult* b = row.best;
-    std::string name = w.substr(0, w.rfind('|'));  // drop the seed
-    std::ostringstream gk;
-    if (b) gk << std::fixed << std::setprecision(2) << b->gkeys_per_s;
-    os << std::left << std::setw(44) << name << std::setw(34) << (b ? b->variant : "(none ok)") << std::right
-       << std::setw(10) << (b ? gk.str() : "-") << std::setw(9) << ratio(b, "cub.radix_sort") << std::setw(10)
-       << ratio(b, "thrust.sort") << "  " << row.failed << "/" << row.skipped << "\n";
+    std::string verdict = "-";
+    if (row.ours && row.library) {
+      const double ratio = row.library->time_ms.median / row.ours->time_ms.median;
+      const double e = std::hypot(row.ours->time_ms.rel_stderr, row.library->time_ms.rel_stderr);
+      if (std::abs(std::log(ratio)) <= 2 * e) verdict = "tie (" + fixed(ratio, 2) + "x)";
+      else if (ratio > 1) verdict = "ours " + fixed(ratio, 2) + "x";
+      else verdict = "library " + fixed(1 / ratio, 2) + "x";
+    }
+    os << std::left << std::setw(40) << workload_text(*row.any) << std::setw(38)
+       << (row.ours ? row.ours->variant : "-") << std::right << std::setw(8)
+       << (row.ours ? fixed(row.ours->gkeys_per_s, 2) : "-") << "  " << std::left << std::setw(24)
+       << (row.library ? row.library->variant : "-") << std::right << std::setw(8)
+       << (row.library ? fixed(row.library->gkeys_per_s, 2) : "-") << "  " << std::left << std::setw(18) << verdict
+       << row.failed << "/" << row.skipped << "\n";
   }
   return os.str();
 }

@@ -8,16 +8,33 @@ namespace sortbench {
 
 std::size_t key_bytes(KeyType k) {
   switch (k) {
+    case KeyType::u8: case KeyType::i8: return 1;
+    case KeyType::u16: case KeyType::i16: case KeyType::f16: case KeyType::bf16: return 2;
     case KeyType::u32: case KeyType::i32: case KeyType::f32: return 4;
     case KeyType::u64: case KeyType::i64: case KeyType::f64: return 8;
   }
   return 0;
 }
-std::size_t value_bytes(ValueType v) { return v == ValueType::u32 ? 4 : 0; }
-bool is_float(KeyType k) { return k == KeyType::f32 || k == KeyType::f64; }
+std::size_t value_bytes(ValueType v) {
+  switch (v) {
+    case ValueType::none: return 0;
+    case ValueType::u32: return 4;
+    case ValueType::u64: return 8;
+  }
+  return 0;
+}
+bool is_float(KeyType k) {
+  return k == KeyType::f16 || k == KeyType::bf16 || k == KeyType::f32 || k == KeyType::f64;
+}
 
 std::string to_string(KeyType k) {
   switch (k) {
+    case KeyType::u8: return "u8";
+    case KeyType::i8: return "i8";
+    case KeyType::u16: return "u16";
+    case KeyType::i16: return "i16";
+    case KeyType::f16: return "f16";
+    case KeyType::bf16: return "bf16";
     case KeyType::u32: return "u32";
     case KeyType::i32: return "i32";
     case KeyType::f32: return "f32";
@@ -27,7 +44,14 @@ std::string to_string(KeyType k) {
   }
   return "?";
 }
-std::string to_string(ValueType v) { return v == ValueType::u32 ? "u32" : "none"; }
+std::string to_string(ValueType v) {
+  switch (v) {
+    case ValueType::none: return "none";
+    case ValueType::u32: return "u32";
+    case ValueType::u64: return "u64";
+  }
+  return "?";
+}
 std::string to_string(Order o) { return o == Order::descending ? "descending" : "ascending"; }
 
 std::optional<KeyType> parse_key_type(const std::string& s) {
@@ -36,14 +60,25 @@ std::optional<KeyType> parse_key_type(const std::string& s) {
   return std::nullopt;
 }
 std::optional<ValueType> parse_value_type(const std::string& s) {
-  if (s == "none") return ValueType::none;
-  if (s == "u32") return ValueType::u32;
+  for (ValueType v : kAllValueTypes)
+    if (to_string(v) == s) return v;
   return std::nullopt;
 }
 std::optional<Order> parse_order(const std::string& s) {
   if (s == "ascending") return Order::ascending;
   if (s == "descending") return Order::descending;
   return std::nullopt;
+}
+
+std::string key_type_names() {
+  std::string out;
+  for (KeyType k : kAllKeyTypes) out += (out.empty() ? "" : ", ") + to_string(k);
+  return out;
+}
+std::string value_type_names() {
+  std::string out;
+  for (ValueType v : kAllValueTypes) out += (out.empty() ? "" : ", ") + to_string(v);
+  return out;
 }
 
 const std::vector<std::pair<int, double>>& entropy_levels() {

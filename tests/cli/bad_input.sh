@@ -25,29 +25,34 @@ expect() {  # expect CODE PATTERN -- ARGS...
 }
 
 printf '{"name": "x", "sizes": [1' >"$tmp/malformed.json"
-printf '{"sizes": [1], "distributions": ["uniform"], "keys": ["u16"]}' >"$tmp/badkey.json"
+printf '{"sizes": [1], "distributions": ["uniform"], "keys": ["u24"]}' >"$tmp/badkey.json"
 printf '{"sizes": [1], "distributions": ["gaussian"]}' >"$tmp/baddist.json"
 printf '{"sizes": [-4], "distributions": ["uniform"]}' >"$tmp/negsize.json"
 printf '{"sizes": [1], "distributions": ["uniform"], "variants": ["nosuch.*"]}' >"$tmp/badvariant.json"
+printf '{"sizes": [1], "distributions": ["uniform"], "variants": ["cub.*"], "baselines": ["cub.radix_sort"]}' >"$tmp/badbaseline.json"
+printf '{"sizes": [1], "distributions": ["uniform"], "variants": ["best:nosuch"]}' >"$tmp/badbest.json"
 
 expect 2 "$tmp/malformed.json: malformed JSON" -- run --config "$tmp/malformed.json"
-expect 2 "$tmp/badkey.json: \$.keys[0]: unknown value 'u16'" -- run --config "$tmp/badkey.json"
+expect 2 "$tmp/badkey.json: \$.keys[0]: unknown value 'u24'" -- run --config "$tmp/badkey.json"
 expect 2 "$tmp/baddist.json: \$.distributions[0]: unknown distribution 'gaussian'" -- run --config "$tmp/baddist.json"
 expect 2 "$tmp/negsize.json: \$.sizes[0]: size -4 is negative" -- run --config "$tmp/negsize.json"
 expect 2 "$tmp/badvariant.json: \$.variants: 'nosuch.*' matches no registered variant" -- run --config "$tmp/badvariant.json"
+expect 2 "$tmp/badbaseline.json: \$.baselines[0]: 'cub.radix_sort' matches no registered variant" -- run --config "$tmp/badbaseline.json"
+expect 2 "$tmp/badbest.json: \$.variants: 'best:nosuch' names no family with a default point; expected one of merge, network" -- run --config "$tmp/badbest.json"
 expect 2 "$tmp/none.json: cannot open" -- run --config "$tmp/none.json"
 expect 2 "--variants: 'nosuch' matches no registered variant" -- run --variants nosuch
 expect 2 "--dist: unknown distribution 'gauss'" -- run --dist gauss
-expect 2 "--key: unknown key type 'u8'" -- run --key u8
+expect 2 "--key: unknown key type 'u24'; expected one of u8, i8, u16, i16, f16, bf16, u32" -- run --key u24
 expect 2 "--n: size 'lots' is not a number" -- run --n lots
 expect 2 "--n: size '-5' is negative" -- run --n=-5
 expect 2 "unrecognised option '--colour'" -- run --colour
-expect 2 "--values: unknown value type 'u64'" -- run --values u64
+expect 2 "--values: unknown value type 'u16'; expected one of none, u32, u64" -- run --values u16
 
 # The default sweep resolves and lists its points without a GPU.
 points=$("$bin" run --dry-run | tail -n 1)
-if [ "$points" != "252 points" ]; then
-  echo "FAIL: run --dry-run of the default sweep: '$points' (wanted 252 points)"
+# 24 workloads x (6 families of ours + 4 CUB calls + 2 Thrust calls)
+if [ "$points" != "288 points" ]; then
+  echo "FAIL: run --dry-run of the default sweep: '$points' (wanted 288 points)"
   fails=$((fails + 1))
 fi
 
@@ -55,7 +60,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   expect 1 "no usable CUDA GPU on this machine" -- run
 fi
 
-"$bin" list --json | python3 -c 'import json,sys; v=json.load(sys.stdin); assert any(x["label"]=="cub.radix_sort" for x in v)' \
+"$bin" list --json | python3 -c 'import json,sys; v=json.load(sys.stdin); assert any(x["label"]=="cub.radix_sort.off64" and "f16" in x["key_types"] and "u64" in x["value_types"] for x in v)' \
   || { echo "FAIL: list --json"; fails=$((fails + 1)); }
 
 echo "$fails failures"

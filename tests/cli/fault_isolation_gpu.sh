@@ -17,7 +17,7 @@ fi
 
 onesweep=radix.onesweep.rb8.ipt16.tpb384.mb2
 cat > faults.json <<JSON
-{"name": "faults", "variants": ["test.fault.*", "cub.radix_sort", "$onesweep"], "baselines": ["cub.radix_sort"],
+{"name": "faults", "variants": ["test.fault.*", "cub.radix_sort.off64", "$onesweep"], "baselines": ["cub.radix_sort.off64"],
  "sizes": ["2^16", "2^20"], "distributions": ["uniform"], "measure": {"budget_s": 0.2},
  "sweeps": [{"keys": ["u32"], "values": ["none"]}]}
 JSON
@@ -45,7 +45,7 @@ for n in (1 << 16, 1 << 20):
         assert ("context is lost" in x["reason"]) == (label != "test.fault.invalid_launch"), (label, x["reason"])
         assert x.get("gkeys_per_s") in (None, 0), x
     # Measured and validated after the faults, in a fresh worker.
-    for label in ("cub.radix_sort", sys.argv[2]):
+    for label in ("cub.radix_sort.off64", sys.argv[2]):
         x = by[(label, n)]
         v = x["validation"]
         assert x["status"] == "ok" and v["checked"] and v["sorted"] and v["permutation"], (label, n, x["status"], x.get("reason"))
@@ -56,7 +56,7 @@ PY
 # the two faults fail, the Onesweep shapes are scored and one is picked.
 cat > space.json <<'JSON'
 {"name": "faults-tune", "variants": ["test.fault.*", "radix.onesweep.rb8.ipt16.tpb384.mb2", "radix.onesweep.rb8.ipt16.tpb256.mb4"],
- "baselines": ["cub.radix_sort"], "sizes": ["2^18", "2^20"], "distributions": ["uniform"], "measure": {"budget_s": 0.2},
+ "baselines": ["cub.radix_sort.off64"], "sizes": ["2^18", "2^20"], "distributions": ["uniform"], "measure": {"budget_s": 0.2},
  "sweeps": [{"keys": ["u32"], "values": ["none"]}], "strategy": {"name": "exhaustive"}}
 JSON
 "$bin" tune --space space.json --out tune.json --best best.json --cache cache.jsonl > tune.out 2> tune.err \

@@ -78,8 +78,8 @@ TEST(Config, ErrorsNameFileAndPath) {
             std::string::npos);
   EXPECT_NE(error_of([] { parse_config("[1]", "a.json"); }).find("a.json: expected a JSON object"), std::string::npos);
   EXPECT_NE(error_of([] {
-              parse_config(R"({"sizes":[1],"distributions":["uniform"],"sweeps":[{"keys":["u32","u16"]}]})", "a.json");
-            }).find("a.json: $.sweeps[0].keys[1]: unknown value 'u16'"),
+              parse_config(R"({"sizes":[1],"distributions":["uniform"],"sweeps":[{"keys":["u32","u24"]}]})", "a.json");
+            }).find("a.json: $.sweeps[0].keys[1]: unknown value 'u24'"),
             std::string::npos);
   EXPECT_NE(error_of([] { parse_config(R"({"sizes":[1],"distributions":["gauss"]})", "a.json"); })
                 .find("a.json: $.distributions[0]: unknown distribution 'gauss'"),
@@ -103,8 +103,8 @@ TEST(Config, ErrorsNameFileAndPath) {
             }).find("a.json: $.measure.min_samples: expected a number from 2"),
             std::string::npos);
   EXPECT_NE(error_of([] {
-              parse_config(R"({"sizes":[1],"distributions":["uniform"],"values":["u64"]})", "a.json");
-            }).find("$.values[0]: unknown value 'u64'; expected none or u32"),
+              parse_config(R"({"sizes":[1],"distributions":["uniform"],"values":["u16"]})", "a.json");
+            }).find("$.values[0]: unknown value 'u16'; expected one of none, u32, u64"),
             std::string::npos);
   EXPECT_NE(error_of([] { load_config_file("/nonexistent/x.json"); }).find("/nonexistent/x.json: cannot open"),
             std::string::npos);
@@ -160,9 +160,65 @@ TEST(Distributions, NamesRoundTrip) {
 
 TEST(Types, Names) {
   for (KeyType k : kAllKeyTypes) EXPECT_EQ(parse_key_type(to_string(k)), k);
-  EXPECT_FALSE(parse_key_type("u16"));
+  EXPECT_FALSE(parse_key_type("u24"));
+  EXPECT_EQ(parse_key_type("bf16"), KeyType::bf16);
+  EXPECT_EQ(parse_value_type("u64"), ValueType::u64);
   EXPECT_EQ(key_bytes(KeyType::f64), 8u);
   EXPECT_EQ(value_bytes(ValueType::none), 0u);
+  EXPECT_EQ(value_bytes(ValueType::u64), 8u);
+  for (ValueType v : kAllValueTypes) EXPECT_EQ(parse_value_type(to_string(v)), v);
+  EXPECT_EQ(key_bytes(KeyType::u8), 1u);
+  EXPECT_EQ(key_bytes(KeyType::i8), 1u);
+  EXPECT_EQ(key_bytes(KeyType::f16), 2u);
+  EXPECT_EQ(key_bytes(KeyType::bf16), 2u);
+  EXPECT_EQ(key_bytes(KeyType::i16), 2u);
+  EXPECT_TRUE(is_float(KeyType::f16));
+  EXPECT_TRUE(is_float(KeyType::bf16));
+  EXPECT_FALSE(is_float(KeyType::i16));
+  EXPECT_EQ(key_type_names(), "u8, i8, u16, i16, f16, bf16, u32, i32, f32, u64, i64, f64");
   EXPECT_TRUE(is_float(KeyType::f32));
   EXPECT_FALSE(is_float(KeyType::i64));
+}
+
+// A workload runs once however the sweeps that list it overlap.
+TEST(Config, WorkloadsAreUnique) {
+  // Two sweeps that --key u32 --values none would make alike: the quick config's shape.
+  SweepConfig c = parse_config(R"({"sizes":["2^20"],"distributions":["uniform"],
+    "sweeps":[{"keys":["u32","u64"],"values":["none"]},{"keys":["u32"],"values":["u32"]}]})", "q.json");
+  std::size_t repeats = 99;
+  EXPECT_EQ(expand_workloads(c, &repeats).size(), 3u);
+  EXPECT_EQ(repeats, 0u);
+  for (auto& s : c.sweeps) {
+    s.keys = {KeyType::u32};
+    s.values = {ValueType::none};
+  }
+  const auto ws = expand_workloads(c, &repeats);
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(repeats, 1u);
+  EXPECT_EQ(ws[0].key, KeyType::u32);
+  EXPECT_EQ(ws[0].n, std::size_t(1) << 20);
+  // Repeated sizes, distributions and keys within one sweep too; order of first appearance kept.
+  const SweepConfig d = parse_config(R"({"sizes":["2^10","2^12","2^10"],"distributions":["uniform","entropy:0.544","uniform"],
+    "keys":["u8","u8","bf16"],"values":["u64"]})", "d.json");
+  const auto wd = expand_workloads(d, &repeats);
+  EXPECT_EQ(wd.size(), 2u * 2u * 2u);
+  EXPECT_EQ(repeats, 3u * 3u * 3u - 8u);
+  EXPECT_EQ(wd[0].key, KeyType::u8);
+  EXPECT_EQ(wd[0].value, ValueType::u64);
+  EXPECT_EQ(wd[0].n, 1024u);
+  EXPECT_EQ(wd[1].n, 4096u);
+  EXPECT_EQ(wd.back().key, KeyType::bf16);
+  // Another seed is another workload: not deduplicated against the first config.
+  EXPECT_EQ(wd[0].seed, 1u);
+}
+
+TEST(Config, BestSelectorsAndBaselineGlobs) {
+  const SweepConfig c = parse_config(R"({"sizes":[1],"distributions":["uniform"],"variants":["best:*","cub.*"]})", "b.json");
+  EXPECT_TRUE(is_best_selector(c.variants[0]));
+  EXPECT_EQ(best_selector_family(c.variants[0]), "*");
+  EXPECT_FALSE(is_best_selector(c.variants[1]));
+  EXPECT_EQ(c.baselines, (std::vector<std::string>{"cub.*", "thrust.*"}));  // the default
+  EXPECT_NE(error_of([] { parse_config(R"({"sizes":[1],"distributions":["uniform"],"variants":["best:"]})", "b.json"); })
+                .find("b.json: $.variants[0]: 'best:' needs a family name or glob"),
+            std::string::npos);
 }

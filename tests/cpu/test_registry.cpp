@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sortbench/traffic.hpp"
 #include "sortbench/variant.hpp"
 
@@ -60,20 +62,41 @@ TEST(Registry, RejectsBadEntries) {
   EXPECT_THROW(r.add(nomake), std::logic_error);
 }
 
+TEST(Registry, OneDefaultPointPerFamily) {
+  Registry& r = Registry::instance();
+  r.add(fake("t_def.a", "t_def"));
+  r.add(family_default_point(fake("t_def.b", "t_def")));
+  EXPECT_EQ(r.family_default("t_def")->label, "t_def.b");
+  EXPECT_EQ(r.family_default("t_nodef"), nullptr);
+  const auto families = r.default_families();
+  EXPECT_NE(std::find(families.begin(), families.end(), "t_def"), families.end());
+  EXPECT_THROW(r.add(family_default_point(fake("t_def.c", "t_def"))), std::logic_error);  // a second default
+}
+
 TEST(Registry, SkipReasons) {
   auto v = fake("t_skip.x", "t_skip");
   v.key_types = {KeyType::u32};
-  v.pairs = false;
+  v.value_types = {ValueType::none};
   v.max_n = 100;
   EXPECT_EQ(v.skip_reason({KeyType::u32, ValueType::none, Order::ascending, 10}), "");
   EXPECT_NE(v.skip_reason({KeyType::u64, ValueType::none, Order::ascending, 10}).find("u64 not supported"),
             std::string::npos);
-  EXPECT_NE(v.skip_reason({KeyType::u32, ValueType::u32, Order::ascending, 10}).find("pairs not supported"),
+  EXPECT_NE(v.skip_reason({KeyType::u32, ValueType::u32, Order::ascending, 10}).find("pairs with u32 values not supported"),
             std::string::npos);
   EXPECT_NE(v.skip_reason({KeyType::u32, ValueType::none, Order::descending, 10}).find("descending"),
             std::string::npos);
   EXPECT_NE(v.skip_reason({KeyType::u32, ValueType::none, Order::ascending, 101}).find("cap of 100"),
             std::string::npos);
+  v.max_n_why = "num_items is a 32-bit int";
+  EXPECT_NE(v.skip_reason({KeyType::u32, ValueType::none, Order::ascending, 101}).find("cap of 100 (num_items is a 32-bit int)"),
+            std::string::npos);
+  // A variant takes the 32- and 64-bit key types, keys only or u32 values, unless it declares more.
+  const VariantInfo plain = fake("t_skip.y", "t_skip");
+  EXPECT_NE(plain.skip_reason({KeyType::f16, ValueType::none, Order::ascending, 10}).find("f16 not supported"),
+            std::string::npos);
+  EXPECT_NE(plain.skip_reason({KeyType::u32, ValueType::u64, Order::ascending, 10}).find("u64 values not supported"),
+            std::string::npos);
+  EXPECT_EQ(plain.skip_reason({KeyType::f64, ValueType::u32, Order::ascending, 10}), "");
   v.unsupported = [](const Problem& p) { return p.n == 7 ? std::string("seven") : std::string(); };
   EXPECT_EQ(v.skip_reason({KeyType::u32, ValueType::none, Order::ascending, 7}), "seven");
 }

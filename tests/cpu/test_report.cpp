@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "sortbench/report.hpp"
 #include "sortbench/stats.hpp"
@@ -98,27 +99,84 @@ TEST(Report, ReadErrorsNameTheFile) {
 }
 
 TEST(Report, SpeedupsUseTheSameWorkloadOnly) {
-  std::vector<PointResult> rs = {ok_point("cub.radix_sort", 2.0), ok_point("radix.a", 1.0),
+  std::vector<PointResult> rs = {ok_point("cub.radix_sort.off64", 2.0), ok_point("radix.a", 1.0),
                                  ok_point("radix.a", 4.0, 2048), ok_point("thrust.sort", 8.0, 2048)};
-  compute_speedups(rs, {"cub.radix_sort", "thrust.sort"});
-  EXPECT_DOUBLE_EQ(rs[1].speedup.at("cub.radix_sort"), 2.0);
+  compute_speedups(rs, {"cub.*", "thrust.*"});
+  EXPECT_DOUBLE_EQ(rs[1].speedup.at("cub.radix_sort.off64"), 2.0);
   EXPECT_EQ(rs[1].speedup.count("thrust.sort"), 0u);  // thrust ran a different n
   EXPECT_DOUBLE_EQ(rs[2].speedup.at("thrust.sort"), 2.0);
-  EXPECT_EQ(rs[2].speedup.count("cub.radix_sort"), 0u);
-  EXPECT_DOUBLE_EQ(rs[0].speedup.at("cub.radix_sort"), 1.0);
+  EXPECT_EQ(rs[2].speedup.count("cub.radix_sort.off64"), 0u);
+  EXPECT_DOUBLE_EQ(rs[0].speedup.at("cub.radix_sort.off64"), 1.0);
   // A failed baseline is no reference.
   rs[0].status = Status::failed;
-  compute_speedups(rs, {"cub.radix_sort"});
+  compute_speedups(rs, {"cub.*"});
   EXPECT_TRUE(rs[1].speedup.empty());
+  EXPECT_TRUE(rs[1].vs.empty());
 }
 
-TEST(Report, SummaryTablePicksTheFastest) {
-  std::vector<PointResult> rs = {ok_point("cub.radix_sort", 2.0), ok_point("radix.a", 1.0),
-                                 ok_point("thrust.sort", 4.0)};
-  compute_speedups(rs, {"cub.radix_sort", "thrust.sort"});
-  const std::string t = summary_table(rs);
-  EXPECT_NE(t.find("radix.a"), std::string::npos);
-  EXPECT_NE(t.find("2.00x"), std::string::npos);  // vs CUB
-  EXPECT_NE(t.find("4.00x"), std::string::npos);  // vs thrust
-  EXPECT_NE(t.find("u64|u32|descending|1024|entropy:0.544"), std::string::npos);
+TEST(Report, BaselineGroups) {
+  EXPECT_EQ(baseline_groups("cub.radix_sort.off32"), (std::vector<std::string>{"cub", "cub.radix_sort"}));
+  EXPECT_EQ(baseline_groups("cub.radix_sort.double_buffer.off64"), (std::vector<std::string>{"cub", "cub.radix_sort"}));
+  EXPECT_EQ(baseline_groups("thrust.sort"), (std::vector<std::string>{"thrust", "thrust.sort"}));
+  EXPECT_TRUE(is_baseline("cub.merge_sort.off64", {"thrust.*", "cub.*"}));
+  EXPECT_FALSE(is_baseline("radix.onesweep.rb8", {"thrust.*", "cub.*"}));
+}
+
+// Every speedup against a library is against its fastest call on that
+// workload, and names it; each call's own ratio is kept too.
+TEST(Report, VsTakesTheFastestCallOfEachLibrary) {
+  std::vector<PointResult> rs = {ok_point("cub.radix_sort.off32", 2.0), ok_point("cub.radix_sort.off64", 1.6),
+                                 ok_point("cub.merge_sort.off32", 4.0), ok_point("cub.merge_sort.off64", 4.4),
+                                 ok_point("thrust.sort", 2.2),          ok_point("thrust.sort_comparator", 5.0),
+                                 ok_point("radix.a", 1.0),              ok_point("radix.a", 1.0, 4096)};
+  compute_speedups(rs, {"cub.*", "thrust.*"});
+  const PointResult& a = rs[6];
+  EXPECT_EQ(a.speedup.size(), 6u);
+  EXPECT_DOUBLE_EQ(a.speedup.at("cub.radix_sort.off32"), 2.0);
+  ASSERT_EQ(a.vs.size(), 6u);  // cub, cub.radix_sort, cub.merge_sort, thrust, thrust.sort, thrust.sort_comparator
+  EXPECT_EQ(a.vs.at("cub").baseline, "cub.radix_sort.off64");
+  EXPECT_DOUBLE_EQ(a.vs.at("cub").speedup, 1.6);
+  EXPECT_EQ(a.vs.at("cub.radix_sort").baseline, "cub.radix_sort.off64");
+  EXPECT_EQ(a.vs.at("cub.merge_sort").baseline, "cub.merge_sort.off32");
+  EXPECT_DOUBLE_EQ(a.vs.at("cub.merge_sort").speedup, 4.0);
+  EXPECT_EQ(a.vs.at("thrust").baseline, "thrust.sort");
+  EXPECT_DOUBLE_EQ(a.vs.at("thrust.sort_comparator").speedup, 5.0);
+  // A baseline is measured against the others too: off32 is 0.8x the fastest CUB call.
+  EXPECT_DOUBLE_EQ(rs[0].vs.at("cub").speedup, 0.8);
+  EXPECT_TRUE(rs[7].vs.empty());  // no baseline at that size
+  // Only the globs given are baselines.
+  compute_speedups(rs, {"cub.merge_sort.*"});
+  EXPECT_EQ(rs[6].vs.at("cub").baseline, "cub.merge_sort.off32");
+  // The report keeps them.
+  const PointResult back = result_from_json(result_to_json(rs[6]), "x");
+  EXPECT_EQ(back.vs.at("cub").baseline, "cub.merge_sort.off32");
+  EXPECT_DOUBLE_EQ(back.vs.at("cub").speedup, 4.0);
+}
+
+TEST(Report, SummaryTableSaysWhoWonAndByHowMuch) {
+  std::vector<PointResult> rs = {ok_point("cub.radix_sort.off32", 2.0), ok_point("cub.radix_sort.off64", 3.0),
+                                 ok_point("radix.a", 1.0), ok_point("radix.b", 1.5), ok_point("thrust.sort", 4.0),
+                                 // n = 2048: the library wins; n = 4096: within noise
+                                 ok_point("cub.radix_sort.off64", 1.0, 2048), ok_point("radix.a", 1.25, 2048),
+                                 ok_point("cub.radix_sort.off64", 1.0, 4096), ok_point("radix.a", 1.001, 4096),
+                                 ok_point("radix.a", 1.0, 8192)};
+  rs.back().status = Status::failed;
+  const std::vector<std::string> globs = {"cub.*", "thrust.*"};
+  compute_speedups(rs, globs);
+  const std::string t = summary_table(rs, globs);
+  std::istringstream lines(t);
+  std::string header, l1, l2, l3, l4;
+  std::getline(lines, header);
+  std::getline(lines, l1);
+  std::getline(lines, l2);
+  std::getline(lines, l3);
+  std::getline(lines, l4);
+  EXPECT_NE(header.find("fastest library call"), std::string::npos);
+  EXPECT_NE(l1.find("u64/u32 n=2^10 entropy:0.544 desc"), std::string::npos) << l1;
+  EXPECT_NE(l1.find("radix.a"), std::string::npos);
+  EXPECT_NE(l1.find("cub.radix_sort.off32"), std::string::npos);
+  EXPECT_NE(l1.find("ours 2.00x"), std::string::npos) << l1;
+  EXPECT_NE(l2.find("library 1.25x"), std::string::npos) << l2;
+  EXPECT_NE(l3.find("tie (1.00x)"), std::string::npos) << l3;
+  EXPECT_NE(l4.find("1/0"), std::string::npos) << l4;  // failed, nothing ok
 }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "sortbench/sort.hpp"
 #include "sortbench/tune.hpp"
@@ -77,7 +78,9 @@ TEST(TuneSpace, ParsesFiltersAndRejectsBadInput) {
                             "params": {"radix_bits": [6, 8], "block_threads": {"min": 200}},
                             "strategy": {"name": "descent", "restarts": 2}})",
                         "s.json");
-  EXPECT_EQ(s.baseline(), "cub.radix_sort");
+  // The default baselines: both offset forms of CUB's radix sort.
+  EXPECT_EQ(s.baseline_labels, (std::vector<std::string>{"cub.radix_sort.off32", "cub.radix_sort.off64"}));
+  EXPECT_EQ(s.score_group(), "cub.radix_sort");
   EXPECT_EQ(s.strategy.kind, StrategyKind::descent);
   const auto vs = space_variants(s, Registry::instance());
   EXPECT_EQ(vs.size(), 2u * 4u * 2u);  // rb6/rb8 x ipt x tpb256/tpb512
@@ -99,7 +102,7 @@ TEST(TuneSpace, ParsesFiltersAndRejectsBadInput) {
             "bad.json: $.params.rb.least: unknown field; expected min or max");
   EXPECT_EQ(error(R"({"sizes": ["2^20"], "distributions": ["uniform"], "score": {"noise_z": -1}})"),
             "bad.json: $.score.noise_z: expected a number from 0 to 10, got -1");
-  EXPECT_NE(error(R"({"sizes": ["2^20"], "distributions": ["uniform"], "sweeps": [{"keys": ["u16"]}]})").find("$.sweeps[0].keys[0]"),
+  EXPECT_NE(error(R"({"sizes": ["2^20"], "distributions": ["uniform"], "sweeps": [{"keys": ["u24"]}]})").find("$.sweeps[0].keys[0]"),
             std::string::npos);
 }
 
@@ -171,7 +174,7 @@ StrategyRun run_strategy(StrategyKind k, std::size_t budget = 0) {
   Session session(s, eval, nullptr, test_identity());
   for (const auto& g : r.groups) {
     r.outcomes.push_back(search(s.strategy, g, session));
-    EXPECT_LE(r.outcomes.back().evaluations, planned_evaluations(s.strategy, g));
+    EXPECT_LE(r.outcomes.back().evaluations, planned_evaluations(s.strategy, g, s.baseline_labels.size()));
   }
   r.evaluations = session.evaluations();
   EXPECT_EQ(eval.calls, r.evaluations);
@@ -184,7 +187,7 @@ TEST(TuneStrategy, ExhaustiveFindsTheModelOptimum) {
   ASSERT_EQ(r.outcomes.size(), 2u);
   EXPECT_EQ(r.outcomes[0].ranking[0].candidate->label, "fake.radix.rb6.ipt12.tpb256");
   EXPECT_EQ(r.outcomes[1].ranking[0].candidate->label, "fake.radix.rb8.ipt8.tpb256");
-  EXPECT_EQ(r.evaluations, 2u * (5 + 26 * 5));
+  EXPECT_EQ(r.evaluations, 2u * (2 * 5 + 26 * 5));  // two baselines and every point on 5 workloads
   EXPECT_EQ(r.outcomes[0].scored, 26u);
   EXPECT_GE(r.outcomes[0].wall_s, 0.0);
 }
@@ -205,7 +208,7 @@ TEST(TuneStrategy, HalvingAndDescentMatchExhaustiveWithFewerEvaluations) {
 TEST(TuneStrategy, RandomRespectsItsBudget) {
   const auto r = run_strategy(StrategyKind::random, 5);
   for (const auto& o : r.outcomes) EXPECT_EQ(o.scored, 5u);
-  EXPECT_EQ(r.evaluations, 2u * (5 + 5 * 5));
+  EXPECT_EQ(r.evaluations, 2u * (2 * 5 + 5 * 5));
   // Deterministic for a seed.
   const auto again = run_strategy(StrategyKind::random, 5);
   EXPECT_EQ(again.outcomes[0].ranking[0].candidate->label, r.outcomes[0].ranking[0].candidate->label);
@@ -330,7 +333,7 @@ TEST(TuneCache, ResumeAfterSigkillLosesAtMostThePointInFlight) {
   // Every evaluation reported before the kill is in the cache; at most one more was in flight.
   ResultCache cache(path);
   EXPECT_GE(cache.loaded(), seen);
-  const std::size_t total = 2u * (5 + 26 * 5);
+  const std::size_t total = 2u * (2 * 5 + 26 * 5);
   EXPECT_LT(cache.loaded(), total);
   FakeEvaluator eval;
   Session session(s, eval, &cache, test_identity());
@@ -487,4 +490,82 @@ TEST(TunePlan, LenientChecksForADryRunWithoutAGpu) {
     EXPECT_EQ(g.pruned[1].variant, "fake.host_check");
     EXPECT_EQ(g.pruned[1].reason, "pruned: capped at 2^24 keys");
   }
+}
+
+// Where no point of ours beats the fastest library call beyond noise,
+// best.json names the library call, and sortbench::sort and best:FAMILY
+// sweeps read it so.
+TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
+  register_fake_variants();
+  Space s = parse_space(R"({"name": "lib", "variants": ["fake.radix.rb6.*"],
+    "sweeps": [{"keys": ["u64", "u32"], "values": ["none", "u32"], "sizes": ["2^20", "2^24"], "distributions": ["uniform"]}]})",
+                        "lib.json");
+  s.strategy.kind = StrategyKind::exhaustive;
+  FakeEvaluator eval;
+  Session session(s, eval, nullptr, test_identity());
+  const TuneRun run = run_tune(s, fake_groups(s), session);
+  const json best = best_json(run.results, s, {{"model", "fake-gpu"}}, {});
+  EXPECT_EQ(best["baselines"], json({"cub.radix_sort.off32", "cub.radix_sort.off64"}));
+  EXPECT_EQ(best["score_group"], "cub.radix_sort");
+  // Each group's pick over both sizes (entries may split a group's sizes by winner).
+  std::map<std::string, json> by_group;
+  for (const auto& e : best["group_picks"]) by_group[e["key"].get<std::string>() + "/" + e["value"].get<std::string>()] = e;
+  ASSERT_EQ(by_group.size(), 4u);
+  // u64 keys: every fake point is slower than the library; the faster call differs for keys and pairs.
+  EXPECT_TRUE(by_group["u64/none"]["library"].get<bool>());
+  EXPECT_EQ(by_group["u64/none"]["variant"], "cub.radix_sort.off64");
+  EXPECT_EQ(by_group["u64/u32"]["variant"], "cub.radix_sort.off32");
+  EXPECT_LT(by_group["u64/none"]["ours_score"].get<double>(), 1.0);
+  EXPECT_NEAR(by_group["u64/none"]["score"].get<double>(), 1.0, 1e-9);  // the library call against itself
+  EXPECT_EQ(by_group["u64/none"]["runner_up"], by_group["u64/none"]["ours"]);
+  // The library pick holds one range over both sizes.
+  for (const auto& e : best["entries"])
+    if (e["key"] == "u64") {
+      EXPECT_TRUE(e["library"].get<bool>());
+      EXPECT_EQ(e["n_min"], 1u << 20);
+      EXPECT_EQ(e["n_max"], 1u << 24);
+    }
+  // u32 keys: ours wins, scored against the faster call.
+  EXPECT_FALSE(by_group["u32/none"]["library"].get<bool>());
+  EXPECT_EQ(by_group["u32/none"]["baseline"], "cub.radix_sort.off64");
+  EXPECT_EQ(by_group["u32/u32"]["baseline"], "cub.radix_sort.off32");
+  EXPECT_GT(by_group["u32/u32"]["score"].get<double>(), 1.0);
+  EXPECT_EQ(by_group["u32/u32"]["variant"], by_group["u32/u32"]["ours"]);
+  // A point's score is against the faster call on each workload: for pairs
+  // off32 is the faster (0.92 against 1.0), so against off64 alone the same
+  // point would score 1/0.92 times higher.
+  Space off64_only = s;
+  off64_only.baseline_labels = {"cub.radix_sort.off64"};
+  std::vector<PointResult> results64 = run.results;
+  compute_speedups(results64, off64_only.baseline_labels);
+  const json best64 = best_json(results64, off64_only, {{"model", "fake-gpu"}}, {});
+  for (const auto& e : best64["group_picks"])
+    if (e["key"] == "u32" && e["value"] == "u32") {
+      EXPECT_EQ(e["variant"], by_group["u32/u32"]["variant"]);
+      EXPECT_NEAR(e["score"].get<double>(), by_group["u32/u32"]["score"].get<double>() / 0.92, 1e-3);  // + 1 us per call in the model
+    }
+  // Selection reads the library pick and the best of ours beside it.
+  const BestChoice lib = select_best(best, KeyType::u64, ValueType::none, Order::ascending, 1 << 22);
+  EXPECT_TRUE(lib.found);
+  EXPECT_TRUE(lib.library);
+  EXPECT_EQ(lib.variant, "cub.radix_sort.off64");
+  EXPECT_EQ(lib.ours, by_group["u64/none"]["ours"].get<std::string>());
+  const BestChoice ours = select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 22);
+  EXPECT_FALSE(ours.library);
+  EXPECT_EQ(ours.ours, ours.variant);
+  // best:fake on a tuned workload measures the best of ours, also where the library won;
+  // on an untuned one, the family's default point.
+  const Workload w64{KeyType::u64, ValueType::none, Order::ascending, 1 << 20, {}, 1};
+  const auto picked = resolve_best_selectors({"fake"}, w64, best, Registry::instance());
+  ASSERT_EQ(picked.size(), 1u);
+  EXPECT_EQ(picked[0]->label, lib.ours);
+  const Workload wf{KeyType::f32, ValueType::none, Order::ascending, 1 << 20, {}, 1};
+  EXPECT_EQ(resolve_best_selectors({"fake"}, wf, best, Registry::instance())[0]->label, "fake.radix.rb8.ipt8.tpb256");
+  EXPECT_EQ(resolve_best_selectors({"fa*"}, w64, nullptr, Registry::instance())[0]->label, "fake.radix.rb8.ipt8.tpb256");
+  EXPECT_TRUE(resolve_best_selectors({"nomatch"}, w64, best, Registry::instance()).empty());
+  // sortbench::sort's lookup gives the library call for that range.
+  const std::string path = temp_path("best-lib.json");
+  std::ofstream(path) << best.dump();
+  EXPECT_EQ(sortbench::detail::tuned_label(path, "fake-gpu", KeyType::u64, ValueType::u32, 1 << 20),
+            "cub.radix_sort.off32");
 }

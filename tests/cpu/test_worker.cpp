@@ -79,7 +79,7 @@ TEST(Worker, WorkloadAndMeasureRoundTrip) {
   EXPECT_EQ(back.n, w.n);
   EXPECT_EQ(back.dist.name(), w.dist.name());
   EXPECT_EQ(back.seed, w.seed);
-  EXPECT_THROW(worker::workload_from_json(json{{"key", "u16"}, {"value", "none"}, {"order", "ascending"},
+  EXPECT_THROW(worker::workload_from_json(json{{"key", "u24"}, {"value", "none"}, {"order", "ascending"},
                                                {"n", 1}, {"distribution", "uniform"}, {"seed", 1}}),
                std::exception);
 

@@ -36,17 +36,16 @@ std::vector<T> to_host(const void* d, std::size_t n) {
 
 // Runs v once on the pristine input (device buffers) and leaves the result in
 // out_keys / out_values, exactly as the runner does (untimed).
-inline void run_once(const VariantInfo& v, const Problem& p, const void* pristine_keys,
-                     const std::uint32_t* pristine_values, void* in_keys, void* out_keys, std::uint32_t* in_values,
-                     std::uint32_t* out_values, cudaStream_t s) {
+// Values are p.value's type (u32 or u64).
+inline void run_once(const VariantInfo& v, const Problem& p, const void* pristine_keys, const void* pristine_values,
+                     void* in_keys, void* out_keys, void* in_values, void* out_values, cudaStream_t s) {
   const std::size_t kb = p.n * key_bytes(p.key), vb = p.n * value_bytes(p.value);
   const bool pairs = p.value != ValueType::none;
   auto inst = v.make(p);
   if (v.host) {
-    std::vector<char> hk_in(kb), hk_out(kb);
-    std::vector<std::uint32_t> hv_in(pairs ? p.n : 0), hv_out(pairs ? p.n : 0);
+    std::vector<char> hk_in(kb), hk_out(kb), hv_in(vb), hv_out(vb);
     std::vector<char>& kdst = v.in_place ? hk_out : hk_in;
-    std::vector<std::uint32_t>& vdst = v.in_place ? hv_out : hv_in;
+    std::vector<char>& vdst = v.in_place ? hv_out : hv_in;
     if (kb) cuda_check(cudaMemcpy(kdst.data(), pristine_keys, kb, cudaMemcpyDeviceToHost), "host input");
     if (vb) cuda_check(cudaMemcpy(vdst.data(), pristine_values, vb, cudaMemcpyDeviceToHost), "host input");
     Buffers b{hk_in.data(), hk_out.data(), pairs ? hv_in.data() : nullptr, pairs ? hv_out.data() : nullptr};
@@ -56,7 +55,7 @@ inline void run_once(const VariantInfo& v, const Problem& p, const void* pristin
     return;
   }
   void* kdst = v.in_place ? out_keys : in_keys;
-  void* vdst = v.in_place ? static_cast<void*>(out_values) : static_cast<void*>(in_values);
+  void* vdst = v.in_place ? out_values : in_values;
   Buffers b{in_keys, out_keys, pairs ? in_values : nullptr, pairs ? out_values : nullptr};
   auto restore = [&] {
     if (kb) cuda_check(cudaMemcpyAsync(kdst, pristine_keys, kb, cudaMemcpyDeviceToDevice, s), "restore");

@@ -14,6 +14,15 @@ using namespace sortbench::test;
 
 namespace {
 
+template <class T> struct KeyTypeFor;
+template <> struct KeyTypeFor<std::uint8_t> { static constexpr KeyType value = KeyType::u8; };
+template <> struct KeyTypeFor<std::int8_t> { static constexpr KeyType value = KeyType::i8; };
+template <> struct KeyTypeFor<std::uint16_t> { static constexpr KeyType value = KeyType::u16; };
+template <> struct KeyTypeFor<std::int16_t> { static constexpr KeyType value = KeyType::i16; };
+template <> struct KeyTypeFor<__half> { static constexpr KeyType value = KeyType::f16; };
+template <> struct KeyTypeFor<__nv_bfloat16> { static constexpr KeyType value = KeyType::bf16; };
+template <> struct KeyTypeFor<float> { static constexpr KeyType value = KeyType::f32; };
+
 template <class T>
 DevMem upload(const std::vector<T>& h) {
   DevMem d(h.size() * sizeof(T));
@@ -47,7 +56,7 @@ TEST(Validator, CatchesALostKey) {
   const auto v = check_keys({1, 2, 3, 4}, {1, 2, 2, 4});  // sorted, but 3 became 2
   EXPECT_TRUE(v.sorted);
   EXPECT_FALSE(v.permutation);
-  EXPECT_EQ(v.first_bad_index, 2);  // located against cub.radix_sort
+  EXPECT_EQ(v.first_bad_index, 2);  // located against the reference CUB call
 }
 
 TEST(Validator, CatchesInstabilityAndBrokenPairs) {
@@ -57,28 +66,50 @@ TEST(Validator, CatchesInstabilityAndBrokenPairs) {
   const Problem p{KeyType::u32, ValueType::u32, Order::ascending, 4};
   {
     DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{1, 3, 0, 2});
-    EXPECT_TRUE(validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), true, 0).ok());
+    EXPECT_TRUE(validate_sort(p, din.p, k.p, v.p, true, 0).ok());
   }
   {
     DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{3, 1, 0, 2});
-    const auto r = validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), true, 0);
+    const auto r = validate_sort(p, din.p, k.p, v.p, true, 0);
     EXPECT_TRUE(r.sorted && r.permutation);
     EXPECT_FALSE(r.stable);
     EXPECT_EQ(r.first_bad_index, 1);
     // Unchecked when the variant does not claim stability.
-    EXPECT_TRUE(validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), false, 0).ok());
+    EXPECT_TRUE(validate_sort(p, din.p, k.p, v.p, false, 0).ok());
   }
   {
     DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{1, 3, 0, 0});
-    const auto r = validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), false, 0);
+    const auto r = validate_sort(p, din.p, k.p, v.p, false, 0);
     EXPECT_FALSE(r.permutation);  // index 0 twice, index 2 never
   }
   {
     DevMem k = upload(std::vector<std::uint32_t>{1, 1, 5, 5}), v = upload(std::vector<std::uint32_t>{1, 2, 0, 3});
-    const auto r = validate_sort(p, din.p, k.p, static_cast<std::uint32_t*>(v.p), false, 0);
+    const auto r = validate_sort(p, din.p, k.p, v.p, false, 0);
     EXPECT_FALSE(r.permutation);  // value 2 carries key 5, not 1
     EXPECT_EQ(r.first_bad_index, 1);
   }
+}
+
+// Sorts `in` (keys of type T, with u32 or u64 index values) with the
+// reference CUB call and returns the value order it produced, after checking
+// the result with the validator.
+template <class T>
+std::vector<std::uint64_t> cub_value_order(const std::vector<T>& in, ValueType vt, Order o = Order::ascending) {
+  const std::size_t n = in.size(), vb = n * value_bytes(vt);
+  DevMem din = upload(in), kin(n * sizeof(T)), kout(n * sizeof(T)), vin(vb), vout(vb), pv(vb);
+  fill_index_values(pv.p, vt, n, 0);
+  const Problem p{KeyTypeFor<T>::value, vt, o, n};
+  run_once(*Registry::instance().find(kReferenceVariant), p, din.p, pv.p, kin.p, kout.p, vin.p, vout.p, 0);
+  const auto v = validate_sort(p, din.p, kout.p, vout.p, true, 0);
+  EXPECT_TRUE(v.ok()) << to_string(p.key) << ": " << v.message;
+  std::vector<std::uint64_t> order(n);
+  if (vt == ValueType::u64) {
+    order = to_host<std::uint64_t>(vout.p, n);
+  } else {
+    const auto h = to_host<std::uint32_t>(vout.p, n);
+    std::copy(h.begin(), h.end(), order.begin());
+  }
+  return order;
 }
 
 TEST(Validator, FloatOrderMatchesCub) {
@@ -86,16 +117,62 @@ TEST(Validator, FloatOrderMatchesCub) {
   const float inf = std::numeric_limits<float>::infinity();
   const float qnan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> in = {1.0f, -0.0f, qnan, -inf, 0.0f, -qnan, inf, -2.0f};
-  DevMem din = upload(in), kin(in.size() * 4), kout(in.size() * 4), vin(in.size() * 4), vout(in.size() * 4),
-      pv(in.size() * 4);
-  fill_index_values(static_cast<std::uint32_t*>(pv.p), in.size(), 0);
-  const Problem p{KeyType::f32, ValueType::u32, Order::ascending, in.size()};
-  run_once(*Registry::instance().find("cub.radix_sort"), p, din.p, static_cast<std::uint32_t*>(pv.p), kin.p, kout.p,
-           static_cast<std::uint32_t*>(vin.p), static_cast<std::uint32_t*>(vout.p), 0);
-  const auto v = validate_sort(p, din.p, kout.p, static_cast<std::uint32_t*>(vout.p), true, 0);
-  EXPECT_TRUE(v.ok()) << v.message;
   // -NaN < -inf < -2 < -0.0 == +0.0 (input order kept) < 1 < inf < NaN
-  EXPECT_EQ(to_host<std::uint32_t>(vout.p, in.size()), (std::vector<std::uint32_t>{5, 3, 7, 1, 4, 0, 6, 2}));
+  EXPECT_EQ(cub_value_order(in, ValueType::u32), (std::vector<std::uint64_t>{5, 3, 7, 1, 4, 0, 6, 2}));
+  EXPECT_EQ(cub_value_order(in, ValueType::u64), (std::vector<std::uint64_t>{5, 3, 7, 1, 4, 0, 6, 2}));
+  // Descending reverses the order of distinct keys; equal keys keep input order.
+  EXPECT_EQ(cub_value_order(in, ValueType::u32, Order::descending),
+            (std::vector<std::uint64_t>{2, 6, 0, 1, 4, 7, 3, 5}));
+}
+
+// f16 and bf16 as raw bits: the same order as f32 (sign-magnitude), NaN
+// payloads and signs kept, -0.0 equal to +0.0, subnormals in place.
+TEST(Validator, HalfAndBfloat16OrderMatchesCub) {
+  SORTBENCH_REQUIRE_GPU();
+  for (const bool bf : {false, true}) {
+    // +1, -0, NaN (payload 1), -inf, +0, -NaN (payload 0x2a), +inf, -2, smallest subnormal, -smallest subnormal
+    const std::vector<std::uint16_t> bits =
+        bf ? std::vector<std::uint16_t>{0x3F80, 0x8000, 0x7FC1, 0xFF80, 0x0000, 0xFFAA, 0x7F80, 0xC000, 0x0001, 0x8001}
+           : std::vector<std::uint16_t>{0x3C00, 0x8000, 0x7E01, 0xFC00, 0x0000, 0xFE2A, 0x7C00, 0xC000, 0x0001, 0x8001};
+    const std::vector<std::uint64_t> want = {5, 3, 7, 9, 1, 4, 8, 0, 6, 2};
+    if (bf) {
+      std::vector<__nv_bfloat16> in(bits.size());
+      std::memcpy(in.data(), bits.data(), bits.size() * 2);
+      EXPECT_EQ(cub_value_order(in, ValueType::u32), want) << "bf16";
+      EXPECT_EQ(cub_value_order(in, ValueType::u64), want) << "bf16";
+    } else {
+      std::vector<__half> in(bits.size());
+      std::memcpy(in.data(), bits.data(), bits.size() * 2);
+      EXPECT_EQ(cub_value_order(in, ValueType::u32), want) << "f16";
+      EXPECT_EQ(cub_value_order(in, ValueType::u64), want) << "f16";
+    }
+  }
+}
+
+TEST(Validator, NarrowIntegersAndWideValues) {
+  SORTBENCH_REQUIRE_GPU();
+  EXPECT_EQ(cub_value_order(std::vector<std::int8_t>{3, -128, 127, -1, 0, -1}, ValueType::u64),
+            (std::vector<std::uint64_t>{1, 3, 5, 4, 0, 2}));
+  EXPECT_EQ(cub_value_order(std::vector<std::uint8_t>{255, 0, 7, 7}, ValueType::u32),
+            (std::vector<std::uint64_t>{1, 2, 3, 0}));
+  EXPECT_EQ(cub_value_order(std::vector<std::int16_t>{-32768, 32767, 5, -5}, ValueType::u32),
+            (std::vector<std::uint64_t>{0, 3, 2, 1}));
+  EXPECT_EQ(cub_value_order(std::vector<std::uint16_t>{65535, 1, 256}, ValueType::u64),
+            (std::vector<std::uint64_t>{1, 2, 0}));
+  // The validator checks u64 values as it checks u32 ones.
+  const std::vector<std::uint8_t> in = {5, 1, 5, 1};
+  DevMem din = upload(in);
+  const Problem p{KeyType::u8, ValueType::u64, Order::ascending, 4};
+  DevMem k = upload(std::vector<std::uint8_t>{1, 1, 5, 5});
+  DevMem good = upload(std::vector<std::uint64_t>{1, 3, 0, 2}), unstable = upload(std::vector<std::uint64_t>{3, 1, 0, 2}),
+         twice = upload(std::vector<std::uint64_t>{1, 3, 0, 0}),
+         huge = upload(std::vector<std::uint64_t>{1, 3, 0, (std::uint64_t(1) << 32) + 2});
+  EXPECT_TRUE(validate_sort(p, din.p, k.p, good.p, true, 0).ok());
+  const auto r = validate_sort(p, din.p, k.p, unstable.p, true, 0);
+  EXPECT_TRUE(r.sorted && r.permutation);
+  EXPECT_FALSE(r.stable);
+  EXPECT_FALSE(validate_sort(p, din.p, k.p, twice.p, false, 0).permutation);
+  EXPECT_FALSE(validate_sort(p, din.p, k.p, huge.p, false, 0).permutation);  // not truncated to 32 bits
 }
 
 TEST(Generators, DistributionsKeepTheirPromises) {
@@ -158,7 +235,45 @@ TEST(Generators, DistributionsKeepTheirPromises) {
     const auto ones = std::count(h.begin(), h.end(), 1.0f);
     EXPECT_NEAR(double(ones) / double(n), std::log2(2.0) / 20.0, 0.01);  // P(rank 1) = 1/20
   }
+  // The 8- and 16-bit types: evenly spaced over the finite range, raw bits for uniform.
+  gen("sorted", KeyType::f16);
+  {
+    auto h = to_host<std::uint16_t>(d.p, n);
+    EXPECT_EQ(h.front(), 0xFBFF);  // -65504, the lowest finite half
+    EXPECT_EQ(h.back(), 0x7BFF);   // 65504
+    EXPECT_TRUE(std::all_of(h.begin(), h.end(), [](std::uint16_t b) { return (b & 0x7C00) != 0x7C00; }));
+    EXPECT_TRUE(std::is_sorted(h.begin(), h.end(), [](std::uint16_t a, std::uint16_t b) {
+      return float_ordered_bits(a) < float_ordered_bits(b);
+    }));
+  }
+  gen("reverse", KeyType::i8);
+  {
+    auto h = to_host<std::int8_t>(d.p, n);
+    EXPECT_EQ(h.front(), 127);
+    EXPECT_EQ(h.back(), -128);
+    EXPECT_TRUE(std::is_sorted(h.rbegin(), h.rend()));
+  }
+  gen("normal", KeyType::bf16);
+  {
+    auto h = to_host<__nv_bfloat16>(d.p, n);
+    double sum = 0, sq = 0;
+    for (auto x : h) {
+      const double f = __bfloat162float(x);
+      sum += f, sq += f * f;
+    }
+    EXPECT_NEAR(sum / double(n), 0.0, 0.02);
+    EXPECT_NEAR(sq / double(n), 1.0, 0.03);
+  }
+  gen("uniform", KeyType::f16);
+  {
+    auto h = to_host<std::uint16_t>(d.p, n);
+    const auto nans = std::count_if(h.begin(), h.end(), [](std::uint16_t b) { return (b & 0x7C00) == 0x7C00 && (b & 0x3FF); });
+    EXPECT_NEAR(double(nans) / double(n), 2046.0 / 65536.0, 0.005);  // NaNs of both signs, as raw bits occur
+    const auto negative = std::count_if(h.begin(), h.end(), [](std::uint16_t b) { return b & 0x8000; });
+    EXPECT_NEAR(double(negative) / double(n), 0.5, 0.01);
+  }
   EXPECT_NE(distribution_skip_reason(*parse_distribution("normal", nullptr), KeyType::u32), "");
+  EXPECT_EQ(distribution_skip_reason(*parse_distribution("normal", nullptr), KeyType::f16), "");
   // The same seed gives the same keys; another seed other keys.
   gen("uniform", KeyType::u32);
   auto a = to_host<std::uint32_t>(d.p, n);
@@ -197,7 +312,7 @@ VariantInfo broken(const std::string& label, bool lose) {
   v.label = label;
   v.family = "test";
   v.key_types = {KeyType::u32};
-  v.pairs = false;
+  v.value_types = {ValueType::none};
   v.bytes_per_key = [](const Problem&) { return 8.0; };
   v.make = [lose](const Problem& p) { return std::make_unique<CopyOnly>(p, lose); };
   return v;
@@ -215,7 +330,7 @@ TEST(Runner, TimesAndValidatesCub) {
   m.budget_s = 1.0;
   Runner r(m, dev);
   ASSERT_EQ(r.prepare({KeyType::u32, ValueType::u32, Order::ascending, 1 << 20, *parse_distribution("uniform", nullptr), 1}), "");
-  const PointResult p = r.measure(*Registry::instance().find("cub.radix_sort"));
+  const PointResult p = r.measure(*Registry::instance().find(kReferenceVariant));
   ASSERT_EQ(p.status, Status::ok) << p.reason;
   EXPECT_TRUE(p.validation.ok());
   EXPECT_TRUE(p.validation.stability_checked);
@@ -241,7 +356,7 @@ TEST(Runner, FailsWrongResultsWithoutATime) {
   EXPECT_FALSE(b.validation.permutation);
   EXPECT_NE(b.reason.find("not a permutation"), std::string::npos);
   // The sweep goes on: a good variant on the same workload still measures.
-  EXPECT_EQ(r.measure(*Registry::instance().find("cub.radix_sort")).status, Status::ok);
+  EXPECT_EQ(r.measure(*Registry::instance().find(kReferenceVariant)).status, Status::ok);
 }
 
 TEST(Runner, SkipsWhatCannotRun) {
@@ -252,7 +367,7 @@ TEST(Runner, SkipsWhatCannotRun) {
   const std::size_t huge = dev.total_mem / 4;
   const std::string why = r.prepare({KeyType::u64, ValueType::u32, Order::ascending, huge, *parse_distribution("uniform", nullptr), 1});
   EXPECT_NE(why.find("GiB free"), std::string::npos) << why;
-  const PointResult p = r.measure(*Registry::instance().find("cub.radix_sort"));
+  const PointResult p = r.measure(*Registry::instance().find(kReferenceVariant));
   EXPECT_EQ(p.status, Status::skipped);
   EXPECT_NE(p.reason.find("needs"), std::string::npos);
   // A variant without the key type is skipped with its reason.
@@ -280,6 +395,6 @@ TEST(Generators, KeysFromAFile) {
   Runner r(MeasureSettings{}, query_device(false));
   const std::string why = r.prepare({KeyType::i32, ValueType::none, Order::ascending, 7, dist, 1});
   EXPECT_NE(why.find("holds 6 i32 keys, the point needs 7"), std::string::npos) << why;
-  EXPECT_EQ(r.measure(*Registry::instance().find("cub.radix_sort")).status, Status::skipped);
+  EXPECT_EQ(r.measure(*Registry::instance().find(kReferenceVariant)).status, Status::skipped);
   std::remove(path.c_str());
 }

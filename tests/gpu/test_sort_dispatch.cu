@@ -1,5 +1,6 @@
-// sortbench::sort: dispatch to the tuned best.json entry for this GPU, and the
-// cub.radix_sort fallback where there is none; every result validated.
+// sortbench::sort: dispatch to the tuned best.json entry for this GPU (a
+// library call where the tuner found nothing of ours faster), and the
+// cub.radix_sort.off64 fallback where there is none; every result validated.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -39,7 +40,7 @@ std::string sort_and_validate(std::size_t n, bool pairs, const SortOptions& o) {
   generate_keys(w, pristine.p, s);
   cuda_check(cudaMemcpyAsync(keys.p, pristine.p, n * 4, cudaMemcpyDeviceToDevice, s), "copy");
   auto* v = static_cast<std::uint32_t*>(values.p);
-  if (pairs) fill_index_values(v, n, s);
+  if (pairs) fill_index_values(v, ValueType::u32, n, s);
   const std::string label = pairs ? sortbench::sort(static_cast<std::uint32_t*>(keys.p), v, n, s, o)
                                   : sortbench::sort(static_cast<std::uint32_t*>(keys.p), n, s, o);
   const Validation val = validate_sort(w.problem(), pristine.p, keys.p, pairs ? v : nullptr, false, s);
@@ -53,23 +54,48 @@ TEST(SortDispatch, FallsBackToCubWithoutTuning) {
   SORTBENCH_REQUIRE_GPU();
   SortOptions o;
   o.best_json = "/nonexistent/best.json";
-  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), "cub.radix_sort");
-  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), "cub.radix_sort");
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), kReferenceVariant);
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), kReferenceVariant);
   // A best.json for another GPU model is not used.
-  o.best_json = write_best("some-other-gpu", "cub.merge_sort");
-  EXPECT_EQ(sort_and_validate(1 << 16, false, o), "cub.radix_sort");
+  o.best_json = write_best("some-other-gpu", "cub.merge_sort.off64");
+  EXPECT_EQ(sort_and_validate(1 << 16, false, o), kReferenceVariant);
 }
 
 TEST(SortDispatch, UsesTheTunedEntryForThisGpu) {
   SORTBENCH_REQUIRE_GPU();
   SortOptions o;
-  o.best_json = write_best(model_of_this_gpu(), "cub.merge_sort");  // a registered non-default variant
-  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), "cub.merge_sort");
-  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), "cub.merge_sort");
-  EXPECT_EQ(sort_and_validate(1, false, o), "cub.merge_sort");
+  o.best_json = write_best(model_of_this_gpu(), "cub.merge_sort.off64");  // a registered non-default variant
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), "cub.merge_sort.off64");
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), "cub.merge_sort.off64");
+  EXPECT_EQ(sort_and_validate(1, false, o), "cub.merge_sort.off64");
   // A tuned label this build does not have falls back.
   o.best_json = write_best(model_of_this_gpu(), "radix.not_in_this_build");
-  EXPECT_EQ(sort_and_validate(1 << 18, false, o), "cub.radix_sort");
+  EXPECT_EQ(sort_and_validate(1 << 18, false, o), kReferenceVariant);
+}
+
+// best.json as sortbench tune writes it where the library wins a range: the
+// library call is what sorts there, our point elsewhere.
+TEST(SortDispatch, CallsTheLibraryWhereTheTunerPickedIt) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::string ours = "radix.onesweep.rb8.ipt22.tpb384.mb3";
+  ASSERT_NE(Registry::instance().find(ours), nullptr);
+  const std::string path = (std::filesystem::temp_directory_path() / "sortbench_test_best.library.json").string();
+  std::ofstream(path) << R"({"schema": "sortbench-best", "schema_version": 2, "gpu_model": ")" << model_of_this_gpu()
+                      << R"(", "entries": [
+    {"key": "u32", "value": "none", "order": "ascending", "n_min": 1024, "n_max": 1048576, "variant": "cub.radix_sort.off32",
+     "library": true, "params": {}, "score": 1, "ours": ")" << ours << R"(", "ours_score": 0.9},
+    {"key": "u32", "value": "none", "order": "ascending", "n_min": 4194304, "n_max": 268435456, "variant": ")" << ours
+                      << R"(", "library": false, "params": {}, "score": 1.05, "ours": ")" << ours << R"("},
+    {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1024, "n_max": 268435456, "variant": "cub.radix_sort.off32",
+     "library": true, "params": {}, "score": 1, "ours": ")" << ours << R"("}]})";
+  SortOptions o;
+  o.best_json = path;
+  EXPECT_EQ(sort_and_validate(1 << 16, false, o), "cub.radix_sort.off32");
+  EXPECT_EQ(sort_and_validate((1 << 20) - 5, false, o), "cub.radix_sort.off32");
+  EXPECT_EQ(sort_and_validate(1 << 24, false, o), ours);
+  EXPECT_EQ(sort_and_validate((1 << 22) + 7, true, o), "cub.radix_sort.off32");
+  EXPECT_EQ(sort_choice(KeyType::u32, ValueType::none, std::size_t(1) << 28, o), ours);
+  std::remove(path.c_str());
 }
 
 TEST(SortDispatch, CommittedBestJsonForThisGpu) {

@@ -1,5 +1,10 @@
-// Baseline: cub::DeviceRadixSort (SortKeys / SortPairs and their Descending
-// forms), the reference every report compares against.
+// Baselines: cub::DeviceRadixSort::SortKeys/SortPairs (and the Descending
+// forms), once with 32-bit and once with 64-bit num_items: CUB takes a
+// different code path for each, and which is faster depends on the workload
+// (anchors.md), so reports take the faster of the two per workload. The
+// DoubleBuffer overloads are an opt-in probe of one more knob.
+#include <limits>
+
 #include "cub_radix_sort.cuh"
 #include "sortbench/device/key_traits.cuh"
 #include "sortbench/traffic.hpp"
@@ -7,26 +12,69 @@
 namespace sortbench::baselines {
 namespace {
 
+template <class Offset>
+constexpr const char* offset_label() {
+  return sizeof(Offset) == 4 ? "off32" : "off64";
+}
+
+template <class Offset>
+void set_offset_cap(VariantInfo& v) {
+  if constexpr (sizeof(Offset) == 4) {
+    v.max_n = std::size_t(std::numeric_limits<Offset>::max());
+    v.max_n_why = "num_items is a 32-bit int";
+  }
+}
+
+template <class Offset>
 VariantInfo cub_radix_sort_info() {
   VariantInfo v;
-  v.label = "cub.radix_sort";
+  v.label = std::string("cub.radix_sort.") + offset_label<Offset>();
   v.family = "cub";
-  v.description = "cub::DeviceRadixSort::SortKeys/SortPairs (Onesweep on sm_90), all key bits";
+  v.description = std::string("cub::DeviceRadixSort::SortKeys/SortPairs with ") +
+                  (sizeof(Offset) == 4 ? "int" : "int64_t") + " num_items (Onesweep on sm_90), all key bits";
   v.seed = "-";
+  v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
+  v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
   v.descending = true;
   v.stable = true;
+  set_offset_cap<Offset>(v);
   // CUB picks the Onesweep path for large inputs: an up-front histogram
   // (read keys once), then one read and one write of keys and values per
   // 8-bit digit pass.
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, 8); };
   v.make = [](const Problem& p) {
-    return with_key_type(p.key, [&](auto tag) {
-      return make_cub_radix_sort<typename decltype(tag)::type>(p);
+    return with_key_type(p.key, [&](auto tag) { return make_cub_radix_sort<typename decltype(tag)::type, Offset>(p); });
+  };
+  return v;
+}
+
+template <class Offset>
+VariantInfo cub_radix_sort_double_buffer_info() {
+  VariantInfo v;
+  v.label = std::string("cub.radix_sort.double_buffer.") + offset_label<Offset>();
+  v.family = "cub.radix_sort.double_buffer";
+  v.description = std::string("cub::DeviceRadixSort::SortKeys/SortPairs, DoubleBuffer overloads, ") +
+                  (sizeof(Offset) == 4 ? "int" : "int64_t") +
+                  " num_items; a final copy when the result ends in the other buffer (opt-in probe)";
+  v.seed = "-";
+  v.key_types = {KeyType::u32, KeyType::u64};
+  v.value_types = {ValueType::none, ValueType::u32};
+  v.stable = true;
+  v.opt_in = true;
+  v.in_place = true;
+  set_offset_cap<Offset>(v);
+  v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, 8); };
+  v.make = [](const Problem& p) {
+    return with_key_type_in<KeyTypeSet<KeyType::u32, KeyType::u64>>(p.key, [&](auto tag) {
+      return make_cub_radix_sort_double_buffer<typename decltype(tag)::type, Offset>(p);
     });
   };
   return v;
 }
 
 }  // namespace
-SORTBENCH_REGISTER_VARIANT(cub_radix_sort_info());
+SORTBENCH_REGISTER_VARIANT(cub_radix_sort_info<std::int32_t>());
+SORTBENCH_REGISTER_VARIANT(cub_radix_sort_info<std::int64_t>());
+SORTBENCH_REGISTER_VARIANT(cub_radix_sort_double_buffer_info<std::int32_t>());
+SORTBENCH_REGISTER_VARIANT(cub_radix_sort_double_buffer_info<std::int64_t>());
 }  // namespace sortbench::baselines

@@ -1,31 +1,70 @@
 #pragma once
 
+#include <stdexcept>
+
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/util_type.cuh>
 
 #include "cub_radix_sort.cuh"
+#include "sortbench/device/key_traits.cuh"
 #include "sortbench/device/two_phase.cuh"
 
 namespace sortbench::baselines {
 
-template <class Key>
+template <class Key, class Offset>
 std::unique_ptr<Instance> make_cub_radix_sort(const Problem& p) {
+  return with_value_type(p.value, [&](auto value_tag) {
+    using V = typename decltype(value_tag)::type;
+    return make_two_phase([p](void* temp, std::size_t& bytes, const Buffers& b, cudaStream_t s) {
+      auto* kin = static_cast<const Key*>(b.keys_in);
+      auto* kout = static_cast<Key*>(b.keys_out);
+      const auto n = static_cast<Offset>(p.n);
+      constexpr int end_bit = int(sizeof(Key) * 8);
+      const bool desc = p.order == Order::descending;
+      cudaError_t e;
+      if constexpr (!kHasValues<V>) {
+        e = desc ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, kin, kout, n, 0, end_bit, s)
+                 : cub::DeviceRadixSort::SortKeys(temp, bytes, kin, kout, n, 0, end_bit, s);
+      } else {
+        auto* vin = static_cast<const V*>(b.values_in);
+        auto* vout = static_cast<V*>(b.values_out);
+        e = desc ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, kin, kout, vin, vout, n, 0, end_bit, s)
+                 : cub::DeviceRadixSort::SortPairs(temp, bytes, kin, kout, vin, vout, n, 0, end_bit, s);
+      }
+      cuda_check(e, "cub::DeviceRadixSort");
+    });
+  });
+}
+
+// The harness puts the input in keys_out (in_place); CUB alternates between
+// keys_out and keys_in. When the pass count leaves the result in keys_in, it
+// is copied to keys_out inside the timed call: the copy is what a caller who
+// needs the result in a given buffer pays with this form.
+template <class Key, class Offset>
+std::unique_ptr<Instance> make_cub_radix_sort_double_buffer(const Problem& p) {
+  if (p.order != Order::ascending || p.value == ValueType::u64)
+    throw std::invalid_argument("cub.radix_sort.double_buffer: ascending, keys only or u32 values");
   return make_two_phase([p](void* temp, std::size_t& bytes, const Buffers& b, cudaStream_t s) {
-    auto* kin = static_cast<const Key*>(b.keys_in);
-    auto* kout = static_cast<Key*>(b.keys_out);
-    auto* vin = static_cast<const std::uint32_t*>(b.values_in);
-    auto* vout = static_cast<std::uint32_t*>(b.values_out);
-    const auto n = static_cast<std::int64_t>(p.n);
+    auto* primary = static_cast<Key*>(b.keys_out);
+    cub::DoubleBuffer<Key> keys(primary, static_cast<Key*>(b.keys_in));
+    const auto n = static_cast<Offset>(p.n);
     constexpr int end_bit = int(sizeof(Key) * 8);
-    const bool desc = p.order == Order::descending;
-    cudaError_t e;
     if (p.value == ValueType::none) {
-      e = desc ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, kin, kout, n, 0, end_bit, s)
-               : cub::DeviceRadixSort::SortKeys(temp, bytes, kin, kout, n, 0, end_bit, s);
+      cuda_check(cub::DeviceRadixSort::SortKeys(temp, bytes, keys, n, 0, end_bit, s),
+                 "cub::DeviceRadixSort (DoubleBuffer)");
     } else {
-      e = desc ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, kin, kout, vin, vout, n, 0, end_bit, s)
-               : cub::DeviceRadixSort::SortPairs(temp, bytes, kin, kout, vin, vout, n, 0, end_bit, s);
+      auto* vprimary = static_cast<std::uint32_t*>(b.values_out);
+      cub::DoubleBuffer<std::uint32_t> values(vprimary, static_cast<std::uint32_t*>(b.values_in));
+      cuda_check(cub::DeviceRadixSort::SortPairs(temp, bytes, keys, values, n, 0, end_bit, s),
+                 "cub::DeviceRadixSort (DoubleBuffer)");
+      if (temp && values.Current() != vprimary)
+        cuda_check(cudaMemcpyAsync(vprimary, values.Current(), p.n * sizeof(std::uint32_t),
+                                   cudaMemcpyDeviceToDevice, s),
+                   "cub::DeviceRadixSort (DoubleBuffer): values to the output buffer");
     }
-    cuda_check(e, "cub::DeviceRadixSort");
+    if (temp && keys.Current() != primary)
+      cuda_check(cudaMemcpyAsync(primary, keys.Current(), p.n * sizeof(Key), cudaMemcpyDeviceToDevice, s),
+                 "cub::DeviceRadixSort (DoubleBuffer): keys to the output buffer");
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 
 #include "merge_path.cuh"
 #include "sortbench/device/key_traits.cuh"
@@ -48,12 +49,15 @@ class EntryInstance final : public Instance {
   long long n_;
 };
 
-// Problem -> Sort<Key, Value, OrderedLess/OrderedGreater<Key>> for the six
-// key types, keys-only or with u32 values. kDescending = false instantiates
-// the ascending order only (the variant then declares descending = false).
-template <template <class, class, class> class Sort, bool kDescending>
+// Problem -> Sort<Key, Value, OrderedLess/OrderedGreater<Key>> for the key
+// types of KeySet, keys only or with u32 values (and u64 values when
+// kWideValues). kDescending = false instantiates the ascending order only (the
+// variant then declares descending = false). The variant's key_types and
+// value_types must match: what it declares is what is instantiated here.
+template <template <class, class, class> class Sort, bool kDescending, class KeySet = WordKeyTypes,
+          bool kWideValues = false>
 std::unique_ptr<Instance> make_entry_instance(const Problem& p) {
-  return with_key_type(p.key, [&](auto tag) -> std::unique_ptr<Instance> {
+  return with_key_type_in<KeySet>(p.key, [&](auto tag) -> std::unique_ptr<Instance> {
     using K = typename decltype(tag)::type;
     auto by_order = [&](auto value_tag) -> std::unique_ptr<Instance> {
       using V = typename decltype(value_tag)::type;
@@ -63,6 +67,10 @@ std::unique_ptr<Instance> make_entry_instance(const Problem& p) {
       return std::make_unique<EntryInstance<Sort, K, V, OrderedLess<K>>>(p);
     };
     if (p.value == ValueType::none) return by_order(TypeTag<NoValue>{});
+    if constexpr (kWideValues) {
+      if (p.value == ValueType::u64) return by_order(TypeTag<std::uint64_t>{});
+    }
+    if (p.value != ValueType::u32) throw std::invalid_argument("value type " + to_string(p.value) + " is not instantiated by this variant");
     return by_order(TypeTag<std::uint32_t>{});
   });
 }

@@ -7,13 +7,14 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "sortbench/device/key_traits.cuh"
+
 namespace sortbench::common {
 
-// Keys-only sorts instantiate the same code with this value type; every value
-// move sits behind `if constexpr (kHasValues<V>)`.
-struct NoValue {};
-template <class V>
-inline constexpr bool kHasValues = !std::is_same<V, NoValue>::value;
+// Keys-only sorts instantiate the same code with NoValue; every value move
+// sits behind `if constexpr (kHasValues<V>)`.
+using sortbench::NoValue;
+using sortbench::kHasValues;
 
 // One policy struct carries a design's shape: a tile is BlockThreads x
 // ItemsPerThread keys, kept in registers in a blocked arrangement.

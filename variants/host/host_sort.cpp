@@ -36,7 +36,7 @@ void host_sort(Algo a, It first, It last, Cmp cmp) {
   std::sort(first, last, cmp);
 }
 
-template <class Key, class Less>
+template <class Key, class Value, class Less>
 class HostSort final : public Instance {
  public:
   HostSort(const Problem& p, Algo a) : p_(p), algo_(a) {}
@@ -45,28 +45,28 @@ class HostSort final : public Instance {
     auto* kin = static_cast<Key*>(b.keys_in);
     auto* kout = static_cast<Key*>(b.keys_out);
     const std::size_t n = p_.n;
-    if (p_.value == ValueType::none) {
+    if constexpr (!kHasValues<Value>) {
       std::memcpy(kout, kin, n * sizeof(Key));
       host_sort(algo_, kout, kout + n, Less{});
-      return;
-    }
-    // Pairs are sorted as (key, value) records; the vector is kept across
-    // samples so only the first run allocates.
-    recs_.resize(n);
-    const auto* vin = static_cast<const std::uint32_t*>(b.values_in);
-    auto* vout = static_cast<std::uint32_t*>(b.values_out);
-    for (std::size_t i = 0; i < n; ++i) recs_[i] = {kin[i], vin[i]};
-    host_sort(algo_, recs_.begin(), recs_.end(), [](const Rec& x, const Rec& y) { return Less{}(x.k, y.k); });
-    for (std::size_t i = 0; i < n; ++i) {
-      kout[i] = recs_[i].k;
-      vout[i] = recs_[i].v;
+    } else {
+      // Pairs are sorted as (key, value) records; the vector is kept across
+      // samples so only the first run allocates.
+      recs_.resize(n);
+      const auto* vin = static_cast<const Value*>(b.values_in);
+      auto* vout = static_cast<Value*>(b.values_out);
+      for (std::size_t i = 0; i < n; ++i) recs_[i] = {kin[i], vin[i]};
+      host_sort(algo_, recs_.begin(), recs_.end(), [](const Rec& x, const Rec& y) { return Less{}(x.k, y.k); });
+      for (std::size_t i = 0; i < n; ++i) {
+        kout[i] = recs_[i].k;
+        vout[i] = recs_[i].v;
+      }
     }
   }
 
  private:
   struct Rec {
     Key k;
-    std::uint32_t v;
+    Value v;
   };
   Problem p_;
   Algo algo_;
@@ -77,8 +77,11 @@ template <Algo A>
 std::unique_ptr<Instance> make_host(const Problem& p) {
   return with_key_type(p.key, [&](auto tag) -> std::unique_ptr<Instance> {
     using K = typename decltype(tag)::type;
-    if (p.order == Order::descending) return std::make_unique<HostSort<K, OrderedGreater<K>>>(p, A);
-    return std::make_unique<HostSort<K, OrderedLess<K>>>(p, A);
+    return with_value_type(p.value, [&](auto value_tag) -> std::unique_ptr<Instance> {
+      using V = typename decltype(value_tag)::type;
+      if (p.order == Order::descending) return std::make_unique<HostSort<K, V, OrderedGreater<K>>>(p, A);
+      return std::make_unique<HostSort<K, V, OrderedLess<K>>>(p, A);
+    });
   });
 }
 
@@ -93,6 +96,8 @@ VariantInfo host_info(Algo a) {
   v.description = par ? "std::sort (built without OpenMP: no parallel sort)" : "std::sort";
 #endif
   v.seed = "003 CDP quicksort blog (CPU quicksort row); baseline";
+  v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
+  v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
   v.descending = true;
   v.stable = false;
   v.host = true;

@@ -162,7 +162,9 @@ VariantInfo bitonic_info() {
 
 }  // namespace
 
-SORTBENCH_REGISTER_VARIANT(bitonic_info<512>());
+// The network family's default point (configs' best:network): bitonic beats
+// odd-even transposition at every size of results/h200/comparison.json.
+SORTBENCH_REGISTER_VARIANT(family_default_point(bitonic_info<512>()));
 #ifdef SORTBENCH_FULL_GRID
 SORTBENCH_REGISTER_VARIANT(bitonic_info<256>());
 SORTBENCH_REGISTER_VARIANT(bitonic_info<1024>());

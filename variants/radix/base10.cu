@@ -5,9 +5,10 @@
 // zero, so threads of one block overwrite each other's slots; here the private
 // counters live in shared memory digit-major, and one block scan over them
 // (digit, then thread) turns them into stable ranks. Digits are decimal
-// digits of the order-preserving bits (key_traits.cuh), so i32 sorts too; 10
-// passes cover every 32-bit value (the seed's max-value scan is dropped: it
-// would not be stable across signs and costs a pass of its own).
+// digits of the order-preserving bits (key_traits.cuh), so signed and float
+// keys sort too; the passes cover every value of the key width (3 for 8-bit,
+// 5, 10, 20 for 64-bit keys; the seed's max-value scan is dropped: it would
+// not be stable across signs and costs a pass of its own).
 #include "common/table_variants.cuh"
 
 namespace sortbench::radix {
@@ -21,10 +22,12 @@ struct DecimalDigit {
 };
 
 struct DecimalDigits {
-  static constexpr bool kWideKeys = false;
+  // Decimal digits of the largest value of the key width.
   template <class Bits>
   static int passes() {
-    return 10;  // 4294967295 has ten decimal digits
+    int digits = 0;
+    for (Bits m = Bits(~Bits(0)); m; m /= 10) ++digits;
+    return digits;
   }
   template <class Bits>
   static DecimalDigit<Bits> digit(KeyMap<Bits> map, int pass) {
@@ -46,16 +49,18 @@ VariantInfo base10_info() {
   v.description = "base-10 LSD radix (teaching baseline): local histograms, global prefix sum, stable "
                   "redistribution through per-thread counters";
   v.seed = "002 sec. 5 (three kernels), corrected";
-  v.key_types = {KeyType::u32, KeyType::i32};
+  take_every_type(v);
   v.descending = true;
   v.stable = true;
   v.tile_keys = P::kTile;
   v.max_n = kMaxKeys;
-  v.bytes_per_key = [](const Problem& p) { return table_bytes_per_key<P>(p, 10); };
-  v.unsupported = [](const Problem& p) { return table_smem_reason<P>(p); };
-  v.make = [](const Problem& p) -> std::unique_ptr<Instance> {
-    return std::make_unique<TableRadixInstance<P, DecimalDigits>>(p);
+  v.bytes_per_key = [](const Problem& p) {
+    return with_key_bits(p.key, [&](auto bits_tag) {
+      return table_bytes_per_key<P>(p, DecimalDigits::passes<typename decltype(bits_tag)::type>());
+    });
   };
+  v.unsupported = [](const Problem& p) { return table_smem_reason<P>(p); };
+  v.make = make_table_radix<P, DecimalDigits>;
   return v;
 }
 

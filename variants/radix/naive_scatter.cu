@@ -29,11 +29,11 @@ __global__ void __launch_bounds__(T)
   if (i == n) bits[n] = 0;  // scanned, bits[n] becomes ones_total
 }
 
-template <int T, class Bits, bool HasValues>
+template <int T, class Bits, class V>
 __global__ void __launch_bounds__(T)
-    scatter_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
-                   const unsigned* __restrict__ values_in, unsigned* __restrict__ values_out,
-                   const unsigned* __restrict__ ones_before_all, std::size_t n, KeyMap<Bits> map, int iter) {
+    scatter_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
+                   V* __restrict__ values_out, const unsigned* __restrict__ ones_before_all, std::size_t n,
+                   KeyMap<Bits> map, int iter) {
   const std::size_t i = std::size_t(blockIdx.x) * T + threadIdx.x;
   if (i >= n) return;
   const Bits key = keys_in[i];
@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(T)
   const std::size_t ones_before = ones_before_all[i], ones_total = ones_before_all[n];
   const std::size_t dst = bit == 0 ? i - ones_before : n - ones_total + ones_before;
   keys_out[dst] = key;
-  if (HasValues) values_out[dst] = values_in[i];
+  if constexpr (kHasValues<V>) values_out[dst] = values_in[i];
 }
 
 template <class P, class Bits>
@@ -49,7 +49,7 @@ class NaiveInstance final : public Instance {
  public:
   explicit NaiveInstance(const Problem& p) : p_(p) {
     alt_keys_ = layout_.add(p.n * sizeof(Bits));  // sizeof(Bits)*8 passes: even
-    alt_values_ = layout_.add(p.value != ValueType::none ? p.n * 4 : 0);
+    alt_values_ = layout_.add(p.n * value_bytes(p.value));
     bits_ = layout_.add((p.n + 1) * 4);
     scan_ = layout_.add(P::Scan::temp_bytes(p.n + 1, P::kScan));
   }
@@ -58,38 +58,36 @@ class NaiveInstance final : public Instance {
     constexpr int T = P::kBlockThreads;
     std::vector<KernelLaunch> out = {kernel_launch("bits", extract_bits_kernel<T, Bits>, T, 0)};
     P::Scan::append_kernels(P::kScan, out);
-    out.push_back(p_.value == ValueType::none ? kernel_launch("scatter", scatter_kernel<T, Bits, false>, T, 0)
-                                              : kernel_launch("scatter", scatter_kernel<T, Bits, true>, T, 0));
+    with_value_type(p_.value, [&](auto value_tag) {
+      out.push_back(kernel_launch("scatter", scatter_kernel<T, Bits, typename decltype(value_tag)::type>, T, 0));
+    });
     return out;
   }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     if (p_.n <= 1) return copy_trivial(p_, b, s);
     if (bytes < layout_.bytes) throw std::invalid_argument("radix.naive_scatter: temp storage too small");
-    if (p_.value == ValueType::none)
-      sort<false>(b, temp, s);
-    else
-      sort<true>(b, temp, s);
+    with_value_type(p_.value, [&](auto value_tag) { sort<typename decltype(value_tag)::type>(b, temp, s); });
   }
 
  private:
-  template <bool HasValues>
+  template <class V>
   void sort(const Buffers& b, void* temp, cudaStream_t s) {
     constexpr int T = P::kBlockThreads;
     constexpr int passes = int(sizeof(Bits) * 8);
     const KeyMap<Bits> map = key_map<Bits>(p_);
     auto* kin = static_cast<Bits*>(b.keys_in);
     auto* kout = static_cast<Bits*>(b.keys_out);
-    auto* vin = static_cast<unsigned*>(b.values_in);
-    auto* vout = static_cast<unsigned*>(b.values_out);
+    auto* vin = static_cast<V*>(b.values_in);
+    auto* vout = static_cast<V*>(b.values_out);
     auto* bits = temp_at<unsigned>(temp, bits_);
     const unsigned blocks = unsigned((p_.n + 1 + T - 1) / T);
     for (int iter = 0; iter < passes; ++iter) {
       const auto k = pass_io(iter, passes, kin, kout, temp_at<Bits>(temp, alt_keys_));
-      const auto v = pass_io(iter, passes, vin, vout, temp_at<unsigned>(temp, alt_values_));
+      const auto v = pass_io(iter, passes, vin, vout, temp_at<V>(temp, alt_values_));
       extract_bits_kernel<T, Bits><<<blocks, T, 0, s>>>(k.src, bits, p_.n, map, iter);
       check_launch("radix.naive_scatter: bits");
       P::Scan::run(bits, p_.n + 1, P::kScan, temp_at<void>(temp, scan_), s);
-      scatter_kernel<T, Bits, HasValues><<<blocks, T, 0, s>>>(k.src, k.dst, v.src, v.dst, bits, p_.n, map, iter);
+      scatter_kernel<T, Bits, V><<<blocks, T, 0, s>>>(k.src, k.dst, v.src, v.dst, bits, p_.n, map, iter);
       check_launch("radix.naive_scatter: scatter");
     }
   }
@@ -107,6 +105,7 @@ VariantInfo naive_scatter_info() {
   v.family = "radix";
   v.description = "1-bit LSD radix, one thread per key: bit extraction, device-wide exclusive scan, scatter";
   v.seed = "000 PMPP 13.3 Fig. 13.4";
+  take_every_type(v);
   v.descending = true;
   v.stable = true;
   v.tile_keys = BlockThreads;
@@ -116,8 +115,9 @@ VariantInfo naive_scatter_info() {
     return traffic::reduce_then_scan_table(p, int(key_bytes(p.key) * 8), 1.0, 3);
   };
   v.make = [](const Problem& p) -> std::unique_ptr<Instance> {
-    if (key_bytes(p.key) == 4) return std::make_unique<NaiveInstance<P, std::uint32_t>>(p);
-    return std::make_unique<NaiveInstance<P, std::uint64_t>>(p);
+    return with_key_bits(p.key, [&](auto bits_tag) -> std::unique_ptr<Instance> {
+      return std::make_unique<NaiveInstance<P, typename decltype(bits_tag)::type>>(p);
+    });
   };
   return v;
 }

@@ -9,6 +9,11 @@
 // 8x the per-tile digit work; never the fastest on the H200).
 #pragma once
 
+// The radix family's default point (configs' best:radix where this GPU's
+// best.json has no entry): the tuned pick for u32 keys at 2^24..2^28 on the
+// H200 (results/h200/best.json from build 6c2cd75).
+#define SORTBENCH_ONESWEEP_DEFAULT_POINT 8, 22, 384, 3
+
 #define SORTBENCH_ONESWEEP_GRID_CURATED(X) \
   X(8, 16, 384, 2)                         \
   X(8, 24, 384, 2)                         \

@@ -65,7 +65,7 @@ VariantInfo fault_info(const char* name, Fault f, const char* what) {
   v.description = what;
   v.seed = "-";
   v.key_types = {KeyType::u32};
-  v.pairs = false;
+  v.value_types = {ValueType::none};
   v.opt_in = true;
   v.bytes_per_key = [](const Problem&) { return 8.0; };
   v.make = [f](const Problem&) -> std::unique_ptr<Instance> { return std::make_unique<FaultInstance>(f); };

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "sortbench/device.hpp"
 #include "sortbench/result.hpp"
 #include "sortbench/types.hpp"
 
@@ -32,9 +33,13 @@ struct SweepAxes {
 struct SweepConfig {
   std::string name = "sweep";
   std::string source;  // where it came from: a path, "command line" or "embedded configs/quick.json"
+  // Label globs, and "best:FAMILY" (FAMILY a glob over family names): per
+  // workload, that family's tuned pick for this GPU (best.json) or its
+  // default point (README "Config files").
   std::vector<std::string> variants{"*"};
-  std::vector<std::string> baselines{"cub.radix_sort", "cub.merge_sort", "thrust.sort",
-                                     "thrust.sort_comparator"};
+  // Globs of the labels that are library calls: speedups are taken against
+  // them, per library against its fastest call on each workload.
+  std::vector<std::string> baselines{"cub.*", "thrust.*"};
   std::uint64_t seed = 1;
   MeasureSettings measure;
   std::vector<SweepAxes> sweeps;
@@ -62,6 +67,17 @@ nlohmann::json config_to_json(const SweepConfig& c);
 
 // configs/quick.json, embedded in the binary at build time.
 const std::string& embedded_quick_config();
+
+// "best:FAMILY" entries of a variants list select per workload.
+inline constexpr const char* kBestPrefix = "best:";
+bool is_best_selector(const std::string& variant_entry);
+std::string best_selector_family(const std::string& variant_entry);  // "best:radix" -> "radix"
+
+// The workloads of a config: each sweep's cross product (keys x values x
+// orders x distributions x sizes), in order, each workload once. Sweeps that
+// overlap (or axis flags that make two sweeps alike) would measure a workload
+// twice; *repeats (when given) counts the workloads dropped for that.
+std::vector<Workload> expand_workloads(const SweepConfig& c, std::size_t* repeats = nullptr);
 
 // Splits "a,b,c" (empty items are errors reported against `where`).
 std::vector<std::string> split_list(const std::string& s, const std::string& where);

@@ -46,14 +46,14 @@ std::string distribution_skip_reason(const Distribution& d, KeyType k);
 // Fills d_keys[0..n) on the GPU (files are read on the host and copied).
 // Throws std::runtime_error for unreadable or short files, CudaError for CUDA errors.
 void generate_keys(const Workload& w, void* d_keys, cudaStream_t s);
-// d_values[i] = i.
-void fill_index_values(std::uint32_t* d_values, std::size_t n, cudaStream_t s);
+// d_values[i] = i, as u32 or u64 values (nothing for ValueType::none).
+void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s);
 
-// Checks d_out (and d_out_values, the original indices, for pairs) against
+// Checks d_out (and d_out_values, the original indices as p.value, for pairs) against
 // the pristine input: sorted in the requested order, a permutation of the
 // input, and stable when check_stable. Synchronizes the stream.
 Validation validate_sort(const Problem& p, const void* d_pristine_keys, const void* d_out_keys,
-                         const std::uint32_t* d_out_values, bool check_stable, cudaStream_t s);
+                         const void* d_out_values, bool check_stable, cudaStream_t s);
 
 // Measures every variant on prepared workloads with NVBench's method.
 class Runner {

@@ -12,7 +12,9 @@
 namespace sortbench {
 
 inline constexpr const char* kReportSchema = "sortbench-report";
-inline constexpr int kReportSchemaVersion = 1;
+// Version 2 added each result's "vs" (the fastest baseline of each library and
+// library call); version 1 reports still read.
+inline constexpr int kReportSchemaVersion = 2;
 
 struct Report {
   nlohmann::json context = nlohmann::json::object();  // device, build, host, command, config
@@ -30,12 +32,22 @@ Report read_report(const std::string& path);  // throws std::runtime_error namin
 // old report or the new one, never half of one. Creates parent folders.
 void write_report_atomic(const Report& r, const std::string& path);
 
-// For each ok result, speedup[baseline] = baseline's median / this median, for
-// every baseline label measured ok on the same workload.
-void compute_speedups(std::vector<PointResult>& results, const std::vector<std::string>& baselines);
+// Baselines are the results whose label matches one of the config's baseline
+// globs. A baseline label is library.call[.form...]: its groups are the
+// library ("cub") and the call ("cub.radix_sort"); the forms of one call
+// (".off32", ".off64") are the ways a user can make it.
+bool is_baseline(const std::string& label, const std::vector<std::string>& baseline_globs);
+std::vector<std::string> baseline_groups(const std::string& label);  // {"cub", "cub.radix_sort"}
 
-// Per workload: fastest ok variant, its GKeys/s, and its ratio to
-// cub.radix_sort and thrust.sort; failed and skipped counts after it.
-std::string summary_table(const std::vector<PointResult>& results);
+// For each ok result: speedup[baseline] = baseline's median / this median for
+// every baseline measured ok on the same workload, and vs[group] the fastest
+// baseline of each group there with the speedup over it.
+void compute_speedups(std::vector<PointResult>& results, const std::vector<std::string>& baseline_globs);
+
+// Per workload: the fastest of our variants and the fastest library call
+// (baseline), each with GKeys/s, and who won by how much ("tie" within
+// noise: the medians differ by less than twice their combined relative
+// standard error); failed and skipped counts after it.
+std::string summary_table(const std::vector<PointResult>& results, const std::vector<std::string>& baseline_globs);
 
 }  // namespace sortbench

@@ -41,6 +41,12 @@ struct Validation {
   bool ok() const { return checked && sorted && permutation && (!stability_checked || stable); }
 };
 
+// The fastest baseline of one group on a workload, and this result's speedup over it.
+struct BaselineRatio {
+  std::string baseline;  // the label of that library call
+  double speedup = 0;    // its median / this median
+};
+
 enum class Status { ok, failed, skipped };
 std::string to_string(Status s);
 Status parse_status(const std::string& s);
@@ -73,6 +79,10 @@ struct PointResult {
   double gb_per_s = 0;
   double fraction_of_copy_bw = 0;
   std::map<std::string, double> speedup;  // baseline label -> baseline median / this median
+  // Baseline group -> the group's fastest baseline on this workload (README
+  // "Baselines"): a library ("cub", "thrust") and a library call
+  // ("cub.radix_sort", "cub.merge_sort", ...), each over its measured forms.
+  std::map<std::string, BaselineRatio> vs;
 
   std::string workload_key() const;  // key|value|order|n|distribution|seed
 };

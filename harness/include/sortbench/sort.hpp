@@ -1,6 +1,8 @@
-// sortbench::sort: sorts with the tuned best variant for the current GPU
-// (results/<gpu-model>/best.json written by sortbench tune), falling back to
-// cub.radix_sort where there is no tuning for this GPU, key type or size.
+// sortbench::sort: sorts with the tuned pick for the current GPU
+// (results/<gpu-model>/best.json written by sortbench tune): a variant of
+// ours, or the library call where nothing of ours beat it beyond noise; with
+// no tuning for this GPU, key type or size, cub::DeviceRadixSort with 64-bit
+// num_items (cub.radix_sort.off64).
 #pragma once
 
 #include <cstddef>
@@ -39,6 +41,8 @@ const std::string& sort(float* keys, std::uint32_t* values, std::size_t n, cudaS
 std::string sort_choice(KeyType key, ValueType value, std::size_t n, const SortOptions& o = {});
 
 namespace detail {
+// Where best.json is read from (SortOptions::best_json's rules).
+std::string best_json_path(const std::string& explicit_path, const std::string& gpu_model);
 // Host side (harness/src/tune/dispatch_select.cpp): the variant best.json at
 // `path` names for this problem, or empty when the file is missing, is for
 // another GPU model, or has no entry for this key and value type.

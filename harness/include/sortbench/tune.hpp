@@ -69,12 +69,26 @@ struct StrategySettings {
 };
 
 struct Space {
-  SweepConfig sweep;            // name, variants, baselines[0] = the baseline, seed, measure, sweeps
+  SweepConfig sweep;  // name, variants, baselines (globs of library calls), seed, measure, sweeps
+  // The library calls scores are taken against, resolved from sweep.baselines
+  // (resolve_baselines): each is measured on every workload, and each point is
+  // scored against the fastest of them on each workload.
+  std::vector<std::string> baseline_labels;
   std::vector<ParamFilter> params;
   ScoreSettings score;
   StrategySettings strategy;
-  const std::string& baseline() const { return sweep.baselines.front(); }
+  bool is_baseline(const std::string& label) const;
+  // The baseline group (report.hpp's baseline_groups) shared by every
+  // baseline label: their call ("cub.radix_sort") or else their library
+  // ("cub"); empty when they share neither. Results' vs[score_group()] is
+  // what merged shards are scored from.
+  std::string score_group() const;
 };
+
+// A glob's registered matches (opt-in variants only where the glob names
+// their family), and a label without wildcards as written (the fake
+// evaluator's baseline is not registered).
+std::vector<std::string> resolve_baselines(const std::vector<std::string>& globs, const Registry& r);
 
 // Parses a space document; errors are ConfigErrors naming `where` and the JSON path.
 Space parse_space(const std::string& text, const std::string& where);
@@ -151,7 +165,7 @@ bool in_shard(const std::string& label, std::size_t shard, std::size_t shards);
 std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantInfo*>& variants,
                                const ResourceCheck& resources, std::size_t shard = 0, std::size_t shards = 1,
                                bool lenient_checks = false);
-// Variants matched by the space's globs and parameter filters (baseline excluded).
+// Variants matched by the space's globs and parameter filters (baselines excluded).
 std::vector<const VariantInfo*> space_variants(const Space& s, const Registry& r);
 
 // ---- evaluation and cache ---------------------------------------------------
@@ -215,19 +229,21 @@ class Progress {
 
 struct Score {
   bool valid = false;
-  double value = 0;      // weighted geometric mean speedup over the baseline
+  double value = 0;      // weighted geometric mean speedup over the fastest baseline
   double rel_error = 0;  // its relative standard error
   std::size_t workloads = 0;
   std::string reason;    // why not valid
 };
 
 // results: the candidate's results on the workloads that count; baseline: the
-// baseline's, same order. n_min: the group's smallest size.
-// A result's own speedup[baseline_label], when present, is used instead of the
+// fastest baseline's on each, same order. n_min: the group's smallest size.
+// A result's own vs[baseline_group], when present, is used instead of the
 // ratio of medians: merged shards keep the speedups of their own run.
 Score score_results(const std::vector<const PointResult*>& results, const std::vector<const PointResult*>& baseline,
-                    std::size_t n_min, const ScoreSettings& s, const std::string& baseline_label = "");
+                    std::size_t n_min, const ScoreSettings& s, const std::string& baseline_group = "");
 bool ties(const Score& a, const Score& b, const ScoreSettings& s);
+// The score is above 1 by more than noise: ln(score) > noise_z x its relative error.
+bool beats_baseline(const Score& a, const ScoreSettings& s);
 
 struct Ranked {
   const Candidate* candidate;
@@ -246,8 +262,11 @@ class Session {
   Session(const Space& space, Evaluator& eval, ResultCache* cache, const CacheIdentity& id, Progress* progress = nullptr);
   // The result of `label` on `w`: from this session, the cache, or measured.
   const PointResult& result(const std::string& label, const Params& params, const Workload& w);
-  // Measures what is missing and scores the candidate over `workloads`.
+  // Measures what is missing (every baseline too) and scores the candidate
+  // over `workloads` against the fastest baseline on each.
   Score score(const Candidate& c, const std::vector<Workload>& workloads, std::size_t n_min);
+  // The fastest baseline measured ok on w in this session, or null.
+  const PointResult* fastest_baseline(const Workload& w) const;
   std::size_t evaluations() const { return measured_; }
   std::size_t cache_hits() const { return cache_hits_; }
   // Every result of this session (cached ones included), in first-use order.
@@ -281,27 +300,43 @@ struct SearchOutcome {
 };
 
 // Upper bound of (variant, workload) evaluations a strategy plans for a group (for the ETA).
-std::size_t planned_evaluations(const StrategySettings& s, const Group& g);
+std::size_t planned_evaluations(const StrategySettings& s, const Group& g, std::size_t baselines = 1);
 SearchOutcome search(const StrategySettings& s, const Group& g, Session& session);
 
 // ---- best configuration -------------------------------------------------------
 
 // From a run's (or merged runs') results with speedups computed: per group and
-// size, the best point measured on every workload of that size; adjacent sizes
-// with the same winner form one range. Also each group's overall pick among
-// the points measured on all its workloads.
+// size, the best point measured on every workload of that size, or the
+// fastest baseline (a library call, "library": true) where no point beats the
+// fastest baseline beyond noise; adjacent sizes with the same winner form one
+// range. Also each group's overall pick over all its workloads.
 nlohmann::json best_json(const std::vector<PointResult>& results, const Space& space, const nlohmann::json& device,
                          const nlohmann::json& provenance);
 
 struct BestChoice {
-  std::string variant;
+  std::string variant;  // what to sort with: a point of ours or a library call
   Params params;
   double score = 0;
   bool found = false;
+  bool library = false;  // variant is a library call: nothing of ours beat it
+  std::string ours;      // the best point of ours for the range (variant itself when ours won)
 };
 // The entry of a best.json document for this problem: the range containing n,
 // else the nearest range (in log2 n) of the same key, value and order.
 BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n);
+
+// The best.json document at `path` when it is for gpu_model; null when it is
+// missing, unreadable or for another GPU model.
+nlohmann::json read_best_json(const std::string& path, const std::string& gpu_model);
+
+// A config's best:FAMILY entries (family globs) on workload w: per family of
+// ours that a glob matches, the point best.json names as the best of ours
+// for w's key, value, order and size (select_best, "ours": also where a
+// library call won) when it is of that family, else the family's default
+// point. `best` may be null or empty (no tuning for this GPU).
+std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::string>& family_globs,
+                                                       const Workload& w, const nlohmann::json& best,
+                                                       const Registry& r);
 
 // ---- whole runs and merging ------------------------------------------------------
 
@@ -325,13 +360,17 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
 
 // ---- fake evaluator (tests, --fake-evaluator) --------------------------------------
 
-// Registers fake.radix.rb{4,6,8}.ipt{4,8,12,16}.tpb{128,256,512} and
-// fake.merge.ipt{8,16}.tpb{128,256} (idempotent). fake.radix.rb4.* are
-// unsupported above 2^26 keys.
+// Registers fake.radix.rb{4,6,8}.ipt{4,8,12,16}.tpb{128,256,512},
+// fake.merge.ipt{8,16}.tpb{128,256} (the family's default point:
+// fake.radix.rb8.ipt8.tpb256), and cub.radix_sort.off32/off64 where no real
+// baselines are linked in (idempotent). fake.radix.rb4.* are unsupported
+// above 2^26 keys.
 void register_fake_variants();
 // Times follow a smooth model of the parameters (best: fake.radix.rb6.ipt12.tpb256
 // for keys only, rb8.ipt8.tpb256 for pairs) plus a small label-seeded jitter;
-// the baseline runs at 1 ms per 2^20 keys.
+// on 64-bit keys every fake point is slower than the library. The baselines
+// run at 1 ms per 2^20 keys (*.off64), 1.12 ms for keys and 0.92 ms for pairs
+// (*.off32).
 class FakeEvaluator : public Evaluator {
  public:
   explicit FakeEvaluator(double delay_s = 0) : delay_s_(delay_s) {}

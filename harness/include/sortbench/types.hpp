@@ -11,12 +11,19 @@
 
 namespace sortbench {
 
-enum class KeyType { u32, i32, f32, u64, i64, f64 };
-enum class ValueType { none, u32 };
+// Key types by width; f16 is IEEE binary16 (__half), bf16 is bfloat16
+// (__nv_bfloat16). Values are the original index of each key (u32 or u64).
+enum class KeyType { u8, i8, u16, i16, f16, bf16, u32, i32, f32, u64, i64, f64 };
+enum class ValueType { none, u32, u64 };
 enum class Order { ascending, descending };
 
-inline constexpr KeyType kAllKeyTypes[] = {KeyType::u32, KeyType::i32, KeyType::f32,
-                                           KeyType::u64, KeyType::i64, KeyType::f64};
+inline constexpr KeyType kAllKeyTypes[] = {KeyType::u8,  KeyType::i8,  KeyType::u16, KeyType::i16,
+                                           KeyType::f16, KeyType::bf16, KeyType::u32, KeyType::i32,
+                                           KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64};
+// The 32- and 64-bit types: what a variant takes unless it declares more.
+inline constexpr KeyType kWordKeyTypes[] = {KeyType::u32, KeyType::i32, KeyType::f32,
+                                            KeyType::u64, KeyType::i64, KeyType::f64};
+inline constexpr ValueType kAllValueTypes[] = {ValueType::none, ValueType::u32, ValueType::u64};
 
 std::size_t key_bytes(KeyType k);
 std::size_t value_bytes(ValueType v);
@@ -27,6 +34,9 @@ std::string to_string(Order o);
 std::optional<KeyType> parse_key_type(const std::string& s);
 std::optional<ValueType> parse_value_type(const std::string& s);
 std::optional<Order> parse_order(const std::string& s);
+// "u8, i8, ..., f64" and "none, u32, u64": the names in error messages.
+std::string key_type_names();
+std::string value_type_names();
 
 // A key distribution. Names (see README "Distributions"):
 //   uniform, entropy:<bits per bit>, sorted, reverse, nearly_sorted,

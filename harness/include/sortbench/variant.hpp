@@ -30,8 +30,8 @@ struct Problem {
 // Buffers of one point. Device pointers for device variants, host pointers
 // for host variants. keys_in holds the input when run() starts and may be used
 // as scratch; keys_out must hold the sorted keys when the stream's work is done.
-// The values (u32, the original index of each key) follow the same rule;
-// both value pointers are null for keys-only problems.
+// The values (u32 or u64, the original index of each key) follow the same
+// rule; both value pointers are null for keys-only problems.
 struct Buffers {
   void* keys_in = nullptr;
   void* keys_out = nullptr;
@@ -72,6 +72,11 @@ class Instance {
   virtual std::vector<KernelLaunch> kernels() const { return {}; }
 };
 
+// The library sort every result can be checked against: it takes every key
+// type, value type, order and size (validation, the GPU tests, and
+// sortbench::sort where no tuning applies).
+inline constexpr const char* kReferenceVariant = "cub.radix_sort.off64";
+
 struct Param {
   std::string name;    // descriptive: "radix_bits", "items_per_thread", "scan"
   std::string abbrev;  // label component prefix: "rb" -> "rb8"; empty: the value alone
@@ -84,17 +89,21 @@ struct VariantInfo {
   std::string family;       // the label's leading components, e.g. "baseline.cub" or "radix"
   std::string description;  // one line
   std::string seed;         // the seed section it implements, e.g. "000 PMPP 13.3 Fig. 13.4"; "-" for baselines
-  std::vector<KeyType> key_types{std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
-  bool keys_only = true;    // supports ValueType::none
-  bool pairs = true;        // supports ValueType::u32
+  // The 32- and 64-bit key types unless the variant declares the 8- and 16-bit ones too.
+  std::vector<KeyType> key_types{std::begin(kWordKeyTypes), std::end(kWordKeyTypes)};
+  std::vector<ValueType> value_types{ValueType::none, ValueType::u32};  // none: keys only
   bool descending = false;  // supports Order::descending
   bool stable = false;
   bool host = false;        // runs on the CPU over host buffers
   bool opt_in = false;      // selected only by a pattern that names its family (host baselines)
   bool in_place = false;    // sorts keys_out (values_out) in place: the harness puts the input there
+  // The family's point where no tuning picks one (a config's best:FAMILY):
+  // one per family of ours, documented in its variant file.
+  bool family_default = false;
   Params params;            // the parameter point (one policy struct)
   std::size_t tile_keys = 0;  // keys per tile / block, for boundary tests; 0 if none
   std::size_t max_n = std::numeric_limits<std::size_t>::max();  // declared cap
+  std::string max_n_why;    // what sets the cap, for the skip reason ("32-bit num_items")
   // Bytes moved through device memory per key by this variant (for GB/s and
   // the fraction of copy bandwidth).
   std::function<double(const Problem&)> bytes_per_key;
@@ -103,6 +112,7 @@ struct VariantInfo {
   std::function<std::unique_ptr<Instance>(const Problem&)> make;
 
   bool supports_key(KeyType k) const;
+  bool supports_value(ValueType v) const;
   // Why this variant cannot run p (type, order, cap or its own check); empty if it can.
   std::string skip_reason(const Problem& p) const;
   // skip_reason without the variant's own check (`unsupported`, which may query
@@ -117,6 +127,10 @@ class Registry {
   void add(VariantInfo v);
   const std::vector<VariantInfo>& all() const { return variants_; }
   const VariantInfo* find(const std::string& label) const;
+  // The family's default point (family_default), or null.
+  const VariantInfo* family_default(const std::string& family) const;
+  // Families with a default point, sorted: our families (not libraries, host or test variants).
+  std::vector<std::string> default_families() const;
   // Variants whose label matches any of the glob patterns ('*', '?'), in
   // registration-independent (label) order. Opt-in variants match only a
   // pattern that begins with their family name.
@@ -127,6 +141,13 @@ class Registry {
 };
 
 bool glob_match(const std::string& pattern, const std::string& text);
+
+// Marks a registration as its family's default point:
+// SORTBENCH_REGISTER_VARIANT(family_default_point(my_info<256, 17>()));
+inline VariantInfo family_default_point(VariantInfo v) {
+  v.family_default = true;
+  return v;
+}
 
 // A CUDA error raised by a variant or the harness.
 class CudaError : public std::runtime_error {

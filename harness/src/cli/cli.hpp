@@ -44,6 +44,7 @@ nlohmann::json build_json();
 std::string utc_now();
 std::string hostname();
 std::string size_text(std::size_t n);     // 2^k for powers of two
+std::string join(const std::vector<std::string>& items, const std::string& sep);
 std::string duration_text(double seconds);  // 1m05s
 // Throws std::runtime_error (exit 1) when no CUDA GPU is usable.
 void require_gpu();

@@ -36,8 +36,7 @@ json variant_json(const VariantInfo& v) {
   j["description"] = v.description;
   j["seed"] = v.seed;
   for (auto k : v.key_types) j["key_types"].push_back(to_string(k));
-  j["keys_only"] = v.keys_only;
-  j["pairs"] = v.pairs;
+  for (auto t : v.value_types) j["value_types"].push_back(to_string(t));
   j["descending"] = v.descending;
   j["stable"] = v.stable;
   j["host"] = v.host;
@@ -91,6 +90,12 @@ std::string hostname() {
 std::string size_text(std::size_t n) {
   if (n >= 1024 && (n & (n - 1)) == 0) return "2^" + std::to_string(int(std::log2(double(n))));
   return std::to_string(n);
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
 }
 
 std::string duration_text(double s) {
@@ -174,7 +179,7 @@ void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {
       s.keys.clear();
       for (const auto& k : list("key")) {
         auto t = parse_key_type(k);
-        if (!t) throw ConfigError("--key: unknown key type '" + k + "'; expected u32, i32, f32, u64, i64 or f64");
+        if (!t) throw ConfigError("--key: unknown key type '" + k + "'; expected one of " + key_type_names());
         s.keys.push_back(*t);
       }
     }
@@ -182,7 +187,7 @@ void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {
       s.values.clear();
       for (const auto& k : list("values")) {
         auto t = parse_value_type(k);
-        if (!t) throw ConfigError("--values: unknown value type '" + k + "'; expected none or u32");
+        if (!t) throw ConfigError("--values: unknown value type '" + k + "'; expected one of " + value_type_names());
         s.values.push_back(*t);
       }
     }

@@ -20,6 +20,14 @@ std::string keys_text(const VariantInfo& v) {
   return s;
 }
 
+// "; pairs (u32, u64)" for the value types a variant moves with its keys.
+std::string values_text(const VariantInfo& v) {
+  std::string s;
+  for (auto t : v.value_types)
+    if (t != ValueType::none) s += (s.empty() ? "" : ", ") + to_string(t);
+  return s.empty() ? "" : "; pairs (" + s + ")";
+}
+
 int cmd_list(const std::vector<std::string>& args, const std::string&) {
   po::options_description desc("sortbench list: every registered variant\nOptions");
   desc.add_options()("help,h", "this help")("json", "print JSON")(
@@ -74,7 +82,7 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
   }
   for (auto* v : vs) {
     std::cout << v->label << "\n    " << v->description << "\n    family " << v->family << "; seed " << v->seed
-              << "; keys " << keys_text(*v) << (v->keys_only ? "; keys-only" : "") << (v->pairs ? "; pairs (u32)" : "")
+              << "; keys " << keys_text(*v) << (v->supports_value(ValueType::none) ? "; keys-only" : "") << values_text(*v)
               << (v->descending ? "; descending" : "") << "; " << (v->stable ? "stable" : "not stable")
               << (v->host ? "; runs on the host" : "") << (v->opt_in ? "; opt-in (name its family)" : "");
     if (!v->params.empty()) {

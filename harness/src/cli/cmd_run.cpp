@@ -3,6 +3,7 @@
 // --worker, sortbench/worker.hpp), so a faulting kernel costs that point only.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <iomanip>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "sortbench/sort.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
@@ -29,8 +31,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "variants", po::value<std::string>(), "comma-separated label globs, e.g. 'cub.*,radix.onesweep.*'")(
       "n", po::value<std::string>(), "sizes: list and ranges, e.g. 2^16:2^28:x4,1000,5e6")(
       "dist", po::value<std::string>(), "distributions, e.g. uniform,entropy:0.544,sorted")(
-      "key", po::value<std::string>(), "key types: u32,i32,f32,u64,i64,f64")(
-      "values", po::value<std::string>(), "value types: none,u32")(
+      "key", po::value<std::string>(), "key types: u8,i8,u16,i16,f16,bf16,u32,i32,f32,u64,i64,f64")(
+      "values", po::value<std::string>(), "value types: none,u32,u64 (the value is the key's original index)")(
       "order", po::value<std::string>(), "ascending,descending")("seed", po::value<std::uint64_t>(), "workload seed")(
       "out", po::value<std::string>(), "report path (default results/<gpu-model>/<config name>.json)")(
       "hot", "do not flush L2 before samples")("budget", po::value<double>(), "per-point time budget in seconds")(
@@ -69,29 +71,72 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   // All input is checked before any GPU work or any file is written.
   SweepConfig cfg = vm.count("config") ? load_config_file(vm["config"].as<std::string>())
                                        : parse_config(embedded_quick_config(), "embedded configs/quick.json");
+  // A config that lists a workload twice is told so; axis flags that make its
+  // sweeps alike are not: either way each workload is measured once.
+  std::size_t repeats = 0;
+  expand_workloads(cfg, &repeats);
+  if (repeats)
+    std::cerr << "sortbench: warning: " << cfg.source << ": " << repeats << " workload" << (repeats == 1 ? "" : "s")
+              << " listed by more than one sweep; each is measured once\n";
   apply_sweep_axes(cfg, vm);
   if (vm.count("variants") || vm.count("n") || vm.count("dist") || vm.count("key") || vm.count("values") ||
       vm.count("order"))
     cfg.source += " with command-line axes";
   const auto& reg = Registry::instance();
-  for (const auto& pat : cfg.variants)
-    if (reg.match({pat}).empty())
-      throw ConfigError((vm.count("variants") ? std::string("--variants") : cfg.source + ": $.variants") +
-                        ": '" + pat + "' matches no registered variant (see sortbench list)");
-  const auto variants = reg.match(cfg.variants);
-  std::vector<Workload> workloads;
-  for (const auto& s : cfg.sweeps)
-    for (auto k : s.keys)
-      for (auto val : s.values)
-        for (auto o : s.orders)
-          for (const auto& d : s.distributions)
-            for (auto n : s.sizes) workloads.push_back({k, val, o, n, d, cfg.seed});
-  const std::size_t total = workloads.size() * variants.size();
+  const std::string variants_path = vm.count("variants") ? std::string("--variants") : cfg.source + ": $.variants";
+  std::vector<std::string> globs, best_families;
+  for (const auto& pat : cfg.variants) {
+    if (is_best_selector(pat)) {
+      const std::string family = best_selector_family(pat);
+      bool any = false;
+      for (const auto& f : reg.default_families()) any = any || glob_match(family, f);
+      if (!any)
+        throw ConfigError(variants_path + ": '" + pat + "' names no family with a default point; expected one of " +
+                          join(reg.default_families(), ", ") + " (or a glob over them)");
+      best_families.push_back(family);
+    } else if (reg.match({pat}).empty()) {
+      throw ConfigError(variants_path + ": '" + pat + "' matches no registered variant (see sortbench list)");
+    } else {
+      globs.push_back(pat);
+    }
+  }
+  for (std::size_t i = 0; i < cfg.baselines.size(); ++i)
+    if (reg.match({cfg.baselines[i]}).empty())
+      throw ConfigError(cfg.source + ": $.baselines[" + std::to_string(i) + "]: '" + cfg.baselines[i] +
+                        "' matches no registered variant (see sortbench list)");
+  const auto matched = reg.match(globs);
+  const std::vector<Workload> workloads = expand_workloads(cfg);
+  // best:FAMILY picks from this GPU's best.json: known once the GPU is.
+  json best_doc;
+  std::string best_path;
+  auto variants_for = [&](const Workload& w) {
+    std::vector<const VariantInfo*> vs = matched;
+    if (!best_families.empty())
+      for (const VariantInfo* v : tune::resolve_best_selectors(best_families, w, best_doc, reg))
+        if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
+    return vs;
+  };
   if (vm.count("dry-run")) {
+    std::string why;
+    if (!best_families.empty()) {
+      if (gpu_available(&why)) {
+        const std::string model = device_model_slug(query_device(false).name);
+        best_path = sortbench::detail::best_json_path("", model);
+        best_doc = tune::read_best_json(best_path, model);
+      }
+      std::cerr << "sortbench: best:FAMILY from "
+                << (best_doc.is_null() ? "each family's default point (no best.json for this GPU" +
+                                             std::string(why.empty() ? "" : ": no GPU") + ")"
+                                       : best_path)
+                << "\n";
+    }
+    std::size_t total = 0;
     for (const auto& w : workloads)
-      for (auto* v : variants)
+      for (auto* v : variants_for(w)) {
+        ++total;
         std::cout << v->label << " " << to_string(w.key) << "/" << to_string(w.value) << " " << to_string(w.order)
                   << " n=" << w.n << " " << w.dist.name() << "\n";
+      }
     std::cout << total << " points\n";
     return 0;
   }
@@ -117,6 +162,13 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     runner = std::make_unique<Runner>(cfg.measure, dev);
   }
   const std::string device_name = device.value("name", "unknown GPU");
+  if (!best_families.empty()) {
+    const std::string model = device.value("model", device_model_slug(device_name));
+    best_path = sortbench::detail::best_json_path("", model);
+    best_doc = tune::read_best_json(best_path, model);
+  }
+  std::size_t total = 0;
+  for (const auto& w : workloads) total += variants_for(w).size();
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
                                           : "results/" + device.value("model", device_model_slug(device_name)) + "/" +
                                                 cfg.name + ".json";
@@ -129,17 +181,20 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                     {"timestamp", utc_now()},
                     {"command_line", command_line},
                     {"config", config_to_json(cfg)}};
+  if (!best_families.empty())
+    report.context["best_json"] = best_doc.is_null() ? json(nullptr) : json({{"path", best_path},
+                                                                               {"provenance", best_doc.value("provenance", json())}});
 
   const bool tty = isatty(STDERR_FILENO);
   std::cerr << "sortbench: " << device_name << ", copy " << std::fixed << std::setprecision(0)
-            << device.value("copy_gb_per_s", 0.0) << " GB/s; " << variants.size() << " variants x " << workloads.size()
-            << " workloads = " << total << " points" << (isolate ? ", each in a worker process" : "") << " -> " << out
+            << device.value("copy_gb_per_s", 0.0) << " GB/s; " << workloads.size() << " workloads, " << total
+            << " points" << (isolate ? ", each in a worker process" : "") << " -> " << out
             << "\n";
   std::size_t done = 0, failed = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (const auto& w : workloads) {
     if (runner) runner->prepare(w);  // a workload-wide skip reason comes back from measure()
-    for (const VariantInfo* v : variants) {
+    for (const VariantInfo* v : variants_for(w)) {
       PointResult r = runner ? runner->measure(*v) : proc->evaluate(v->label, w);
       ++done;
       if (r.status == Status::failed) ++failed;
@@ -172,7 +227,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   report.complete = true;
   compute_speedups(report.results, cfg.baselines);
   write_report_atomic(report, out);
-  std::cout << summary_table(report.results);
+  std::cout << summary_table(report.results, cfg.baselines);
   std::cout << "report: " << out << " (" << done << " points, " << failed << " failed)\n";
   if (runner && !runner->context_lost().empty())
     std::cerr << "sortbench: CUDA context lost at " << runner->context_lost() << "\n";

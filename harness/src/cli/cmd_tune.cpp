@@ -185,6 +185,14 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
   return worst;
 }
 
+// "cub.radix_sort.off64" or "the fastest of cub.radix_sort.off32, cub.radix_sort.off64".
+std::string baselines_text(const Space& space) {
+  if (space.baseline_labels.size() == 1) return space.baseline_labels[0];
+  std::string out = "the fastest of ";
+  for (std::size_t i = 0; i < space.baseline_labels.size(); ++i) out += (i ? ", " : "") + space.baseline_labels[i];
+  return out;
+}
+
 int cmd_tune(const std::vector<std::string>& args, const std::string& command_line) {
   po::options_description desc(
       "sortbench tune: search a space of variants for the best point per key type and size range (docs/tune.md)\nOptions");
@@ -194,7 +202,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "keep-fraction", po::value<double>(), "halving: fraction promoted to the next size (default 1/3)")(
       "variants", po::value<std::string>(), "label globs (replace the space's)")(
       "n", po::value<std::string>(), "sizes (replace the space's)")("key", po::value<std::string>(), "key types")(
-      "values", po::value<std::string>(), "none,u32")("dist", po::value<std::string>(), "distributions")(
+      "values", po::value<std::string>(), "none,u32,u64")("dist", po::value<std::string>(), "distributions")(
       "seed", po::value<std::uint64_t>(), "workload seed")("hot", "do not flush L2 before samples")(
       "budget", po::value<double>(), "per-point time budget in seconds")(
       "out", po::value<std::string>(), "report path (default results/<gpu-model>/<space name>-<strategy>.json)")(
@@ -234,8 +242,11 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     if (reg.match({pat}).empty())
       throw ConfigError((vm.count("variants") ? std::string("--variants") : space.sweep.source + ": $.variants") +
                         ": '" + pat + "' matches no registered variant (see sortbench list)");
-  if (!fake.on && !reg.find(space.baseline()))
-    throw ConfigError(space.sweep.source + ": $.baselines[0]: '" + space.baseline() + "' is not a registered variant");
+  for (std::size_t i = 0; i < space.sweep.baselines.size(); ++i)
+    for (const auto& label : resolve_baselines({space.sweep.baselines[i]}, reg))
+      if (!reg.find(label))
+        throw ConfigError(space.sweep.source + ": $.baselines[" + std::to_string(i) + "]: '" + label +
+                          "' is not a registered variant (see sortbench list)");
   std::size_t shard = 0, shards = 1;
   if (vm.count("shard")) std::tie(shard, shards) = parse_shard(vm["shard"].as<std::string>());
   std::vector<std::string> devices;
@@ -277,7 +288,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     std::string check_error;  // the first error of a variant's own check
     for (const auto& g : groups) {
       std::cout << g.name() << ": " << g.workloads.size() << " workloads, " << g.candidates.size() << " points, "
-                << g.pruned.size() << " pruned, up to " << planned_evaluations(space.strategy, g) << " evaluations ("
+                << g.pruned.size() << " pruned, up to " << planned_evaluations(space.strategy, g, space.baseline_labels.size()) << " evaluations ("
                 << to_string(space.strategy.kind) << ")\n";
       for (const auto& c : g.candidates) {
         std::cout << "  " << c.label;
@@ -289,7 +300,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
         std::cout << "\n";
       }
       for (const auto& p : g.pruned) std::cout << "  pruned " << p.variant << ": " << p.reason << "\n";
-      planned += planned_evaluations(space.strategy, g);
+      planned += planned_evaluations(space.strategy, g, space.baseline_labels.size());
       unchecked += g.unchecked.size();
     }
     std::cout << planned << " evaluations at most";
@@ -396,9 +407,11 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       continue;
     }
     std::cout << o.ranking[0].candidate->label << " " << std::fixed << std::setprecision(3) << o.ranking[0].score.value
-              << "x " << space.baseline() << " (" << o.scored << " of " << o.candidates << " points scored, "
+              << "x " << baselines_text(space) << " (" << o.scored << " of " << o.candidates << " points scored, "
               << (o.unscored ? std::to_string(o.unscored) + " failed or skipped, " : std::string())
-              << o.evaluations << " evaluations, " << duration_text(o.wall_s) << ")\n";
+              << o.evaluations << " evaluations, " << duration_text(o.wall_s) << ")";
+    if (!beats_baseline(o.ranking[0].score, space.score)) std::cout << "; not beyond noise: the library call stays the pick";
+    std::cout << "\n";
   }
   std::cout << prefix << "report: " << out << "\n";
   if (shards == 1) {

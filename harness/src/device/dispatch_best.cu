@@ -1,6 +1,4 @@
 // sortbench::sort: dispatch to the tuned best variant for this GPU (sort.hpp).
-#include <cstdlib>
-
 #include "sortbench/device.hpp"
 #include "sortbench/sort.hpp"
 #include "sortbench/variant.hpp"
@@ -8,7 +6,9 @@
 namespace sortbench {
 namespace {
 
-const char* kFallback = "cub.radix_sort";
+// Without tuning for this GPU, key type and size: the CUB call that takes
+// every size (64-bit num_items).
+const char* const kFallback = kReferenceVariant;
 
 std::string current_model() {
   int dev = 0;
@@ -18,22 +18,15 @@ std::string current_model() {
   return device_model_slug(prop.name);
 }
 
-std::string best_path(const SortOptions& o, const std::string& model) {
-  if (!o.best_json.empty()) return o.best_json;
-  if (const char* p = std::getenv("SORTBENCH_BEST_JSON"); p && *p) return p;
-  const char* dir = std::getenv("SORTBENCH_RESULTS_DIR");
-  return std::string(dir && *dir ? dir : "results") + "/" + model + "/best.json";
-}
-
 const VariantInfo& choose(KeyType key, ValueType value, std::size_t n, const SortOptions& o) {
   const std::string model = current_model();
   const Registry& reg = Registry::instance();
   const Problem p{key, value, Order::ascending, n};
-  const std::string label = detail::tuned_label(best_path(o, model), model, key, value, n);
+  const std::string label = detail::tuned_label(detail::best_json_path(o.best_json, model), model, key, value, n);
   if (!label.empty())
     if (const VariantInfo* v = reg.find(label); v && !v->host && v->skip_reason(p).empty()) return *v;
   const VariantInfo* v = reg.find(kFallback);
-  if (!v) throw std::runtime_error("sortbench::sort: the fallback cub.radix_sort is not in this build");
+  if (!v) throw std::runtime_error(std::string("sortbench::sort: the fallback ") + kFallback + " is not in this build");
   return *v;
 }
 

@@ -34,20 +34,38 @@ __device__ T key_from_word(std::uint64_t w) {
   return KeyTraits<T>::from_bits(Bits(w));
 }
 
+// The raw bits of the largest finite value of a float key type.
+template <class T>
+__device__ typename KeyTraits<T>::UnsignedBits max_finite_bits() {
+  if constexpr (std::is_same_v<T, __half>) return 0x7BFFu;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return 0x7F7Fu;
+  else return KeyTraits<T>::to_bits(std::numeric_limits<T>::max());
+}
+
+// A key of a float type from a double, rounded to nearest (values past the
+// type's range become infinities, as a conversion does).
+template <class T>
+__device__ T float_key(double x) {
+  if constexpr (std::is_same_v<T, __half>) return __double2half(x);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __double2bfloat16(x);
+  else return T(x);
+}
+
 // The i-th of n evenly spaced keys over the finite ordered range of T.
 template <class T>
 __device__ T spaced_key(std::size_t i, std::size_t n) {
   using Tr = KeyTraits<T>;
   using Bits = typename Tr::UnsignedBits;
-  Bits lo = 0, hi = ~Bits(0);
-  if constexpr (std::is_floating_point_v<T>) {
-    lo = Tr::ordered(-std::numeric_limits<T>::max());
-    hi = Tr::ordered(std::numeric_limits<T>::max());
+  Bits lo = 0, hi = Bits(~Bits(0));
+  if constexpr (Tr::kFloat) {
+    const Bits max_bits = max_finite_bits<T>();
+    lo = Tr::ordered(Tr::from_bits(Bits(max_bits | sign_bit<Bits>())));
+    hi = Tr::ordered(Tr::from_bits(max_bits));
   }
   const double frac = n > 1 ? double(i) / double(n - 1) : 0.0;
   // Monotone in i, so the sequence is non-decreasing in key order.
   double off = double(hi - lo) * frac;
-  Bits step = off >= double(hi - lo) ? Bits(hi - lo) : Bits(off);
+  Bits step = off >= double(Bits(hi - lo)) ? Bits(hi - lo) : Bits(off);
   return Tr::from_ordered(Bits(lo + step));
 }
 
@@ -86,20 +104,21 @@ __global__ void generate_kernel(T* keys, GenParams p) {
         // Zipf with exponent 1 over ranks 1..2^20: rank = floor(2^(20u)) has
         // P(rank = r) proportional to ln((r+1)/r), about 1/r.
         const double r = floor(exp2(20.0 * unit(word(p.seed, 7, i))));
-        if constexpr (std::is_floating_point_v<T>) {
-          k = T(r);
+        if constexpr (KeyTraits<T>::kFloat) {
+          k = float_key<T>(r);  // f16: ranks above 65504 round to +inf
         } else {
           // A bijective mix spreads the ranks over all key bits, so radix
-          // sorts see the skew and not a narrow bit range.
-          k = key_from_word<T>(sizeof(T) == 4 ? std::uint64_t(fmix32(std::uint32_t(r))) : mix64(std::uint64_t(r)));
+          // sorts see the skew and not a narrow bit range (8- and 16-bit keys
+          // keep the low bits of the 32-bit mix).
+          k = key_from_word<T>(sizeof(T) <= 4 ? std::uint64_t(fmix32(std::uint32_t(r))) : mix64(std::uint64_t(r)));
         }
         break;
       }
       case DistKind::normal: {
-        if constexpr (std::is_floating_point_v<T>) {
+        if constexpr (KeyTraits<T>::kFloat) {
           const double u1 = 1.0 - unit(word(p.seed, 8, i));  // (0, 1]
           const double u2 = unit(word(p.seed, 9, i));
-          k = T(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+          k = float_key<T>(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
         }
         break;
       }
@@ -109,10 +128,10 @@ __global__ void generate_kernel(T* keys, GenParams p) {
   }
 }
 
-__global__ void iota_kernel(std::uint32_t* v, std::size_t n) {
+template <class V>
+__global__ void iota_kernel(V* v, std::size_t n) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    v[i] = std::uint32_t(i);
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) v[i] = V(i);
 }
 
 unsigned grid_for(std::size_t n) {
@@ -123,7 +142,8 @@ unsigned grid_for(std::size_t n) {
 }  // namespace
 
 std::string distribution_skip_reason(const Distribution& d, KeyType k) {
-  if (d.kind == DistKind::normal && !is_float(k)) return "distribution normal applies to f32 and f64 keys only";
+  if (d.kind == DistKind::normal && !is_float(k))
+    return "distribution normal applies to float keys only (f16, bf16, f32, f64)";
   return {};
 }
 
@@ -152,9 +172,12 @@ void generate_keys(const Workload& w, void* d_keys, cudaStream_t s) {
   cuda_check(cudaGetLastError(), "generate_keys");
 }
 
-void fill_index_values(std::uint32_t* d_values, std::size_t n, cudaStream_t s) {
-  if (n == 0) return;
-  iota_kernel<<<grid_for(n), 256, 0, s>>>(d_values, n);
+void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s) {
+  if (n == 0 || v == ValueType::none) return;
+  if (v == ValueType::u64)
+    iota_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<std::uint64_t*>(d_values), n);
+  else
+    iota_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<std::uint32_t*>(d_values), n);
   cuda_check(cudaGetLastError(), "fill_index_values");
 }
 

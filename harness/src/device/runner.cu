@@ -75,7 +75,7 @@ struct Runner::State {
   std::string workload_skip;  // why the prepared workload cannot run
   DeviceBuffer pristine_keys, pristine_values, keys_in, keys_out, values_in, values_out;
   std::vector<char> host_pristine_keys, host_keys_in, host_keys_out;
-  std::vector<std::uint32_t> host_pristine_values, host_values_in, host_values_out;
+  std::vector<char> host_pristine_values, host_values_in, host_values_out;
   bool host_copy_ready = false;
 };
 
@@ -125,7 +125,7 @@ std::string Runner::prepare(const Workload& w) {
     return s.workload_skip = "out of device memory allocating " + gib(double(need)) + " GiB of buffers";
   try {
     generate_keys(w, s.pristine_keys.p, s.stream);
-    if (vb) fill_index_values(static_cast<std::uint32_t*>(s.pristine_values.p), w.n, s.stream);
+    fill_index_values(s.pristine_values.p, w.value, w.n, s.stream);
     cuda_check(cudaStreamSynchronize(s.stream), "workload generation");
   } catch (const CudaError&) {
     throw;
@@ -172,7 +172,7 @@ PointResult Runner::measure(const VariantInfo& v) {
     if (v.host) {
       if (!s.host_copy_ready) {
         s.host_pristine_keys.resize(kb);
-        s.host_pristine_values.resize(p.n * (pairs ? 1 : 0));
+        s.host_pristine_values.resize(vb);
         cuda_check(cudaMemcpy(s.host_pristine_keys.data(), s.pristine_keys.p, kb, cudaMemcpyDeviceToHost), "host copy");
         if (pairs)
           cuda_check(cudaMemcpy(s.host_pristine_values.data(), s.pristine_values.p, vb, cudaMemcpyDeviceToHost), "host copy");
@@ -203,8 +203,7 @@ PointResult Runner::measure(const VariantInfo& v) {
         if (kb) cuda_check(cudaMemcpy(s.keys_out.p, b.keys_out, kb, cudaMemcpyHostToDevice), "host result");
         if (vb) cuda_check(cudaMemcpy(s.values_out.p, b.values_out, vb, cudaMemcpyHostToDevice), "host result");
       }
-      return validate_sort(p, s.pristine_keys.p, s.keys_out.p, static_cast<std::uint32_t*>(s.values_out.p),
-                           v.stable, s.stream);
+      return validate_sort(p, s.pristine_keys.p, s.keys_out.p, s.values_out.p, v.stable, s.stream);
     };
 
     auto inst = v.make(p);

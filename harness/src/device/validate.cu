@@ -26,14 +26,16 @@ __device__ void block_add(unsigned long long* dst, unsigned long long v) {
   if ((threadIdx.x & 31) == 0 && v) atomicAdd(dst, v);
 }
 
-template <class T>
-__global__ void order_kernel(const T* out, const std::uint32_t* vals, std::size_t n, bool desc, bool stable,
-                             Checks* c) {
+// V: the value type of a stability check (NoValue when there is none).
+template <class T, class V>
+__global__ void order_kernel(const T* out, const V* vals, std::size_t n, bool desc, Checks* c) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x + 1; i < n; i += stride) {
     const auto a = ordered_bits(out[i - 1], desc), b = ordered_bits(out[i], desc);
     if (a > b) atomicMin(&c->first_unsorted, (unsigned long long)i);
-    else if (stable && a == b && vals[i - 1] > vals[i]) atomicMin(&c->first_unstable, (unsigned long long)i);
+    else if constexpr (kHasValues<V>) {
+      if (a == b && vals[i - 1] > vals[i]) atomicMin(&c->first_unstable, (unsigned long long)i);
+    }
   }
 }
 
@@ -56,12 +58,12 @@ __global__ void keys_hash_kernel(const T* in, const T* out, std::size_t n, Check
   block_add(&c->out_b, ob);
 }
 
-template <class T>
-__global__ void pairs_kernel(const T* in, const T* out, const std::uint32_t* vals, std::size_t n, Checks* c) {
+template <class T, class V>
+__global__ void pairs_kernel(const T* in, const T* out, const V* vals, std::size_t n, Checks* c) {
   unsigned long long sa = 0, sb = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const std::uint32_t v = vals[i];
+    const std::uint64_t v = vals[i];
     if (v >= n || KeyTraits<T>::to_bits(in[v]) != KeyTraits<T>::to_bits(out[i])) {
       atomicMin(&c->first_bad_pair, (unsigned long long)i);
     }
@@ -107,11 +109,11 @@ struct DeviceChecks {
 };
 
 // For a keys-only permutation failure: sorts the pristine input with the
-// registered CUB baseline and returns the first index whose key differs.
+// reference variant (a CUB call) and returns the first index whose key differs.
 template <class T>
 std::int64_t locate_with_reference(const Problem& p, const T* pristine, const T* out, DeviceChecks& chk,
                                    cudaStream_t s) {
-  const VariantInfo* ref = Registry::instance().find("cub.radix_sort");
+  const VariantInfo* ref = Registry::instance().find(kReferenceVariant);
   if (!ref) return -1;
   T *in = nullptr, *sorted = nullptr;
   void* temp = nullptr;
@@ -148,7 +150,7 @@ std::int64_t locate_with_reference(const Problem& p, const T* pristine, const T*
 }  // namespace
 
 Validation validate_sort(const Problem& p, const void* d_pristine_keys, const void* d_out_keys,
-                         const std::uint32_t* d_out_values, bool check_stable, cudaStream_t s) {
+                         const void* d_out_values, bool check_stable, cudaStream_t s) {
   Validation v;
   v.checked = true;
   const bool pairs = p.value != ValueType::none;
@@ -164,9 +166,20 @@ Validation validate_sort(const Problem& p, const void* d_pristine_keys, const vo
     using T = typename decltype(tag)::type;
     auto* in = static_cast<const T*>(d_pristine_keys);
     auto* out = static_cast<const T*>(d_out_keys);
-    order_kernel<T><<<grid_for(p.n), 256, 0, s>>>(out, d_out_values, p.n, desc, v.stability_checked, chk.d);
-    if (pairs) pairs_kernel<T><<<grid_for(p.n), 256, 0, s>>>(in, out, d_out_values, p.n, chk.d);
-    else keys_hash_kernel<T><<<grid_for(p.n), 256, 0, s>>>(in, out, p.n, chk.d);
+    with_value_type(p.value, [&](auto value_tag) {
+      using V = typename decltype(value_tag)::type;
+      if constexpr (kHasValues<V>) {
+        auto* vals = static_cast<const V*>(d_out_values);
+        if (v.stability_checked)
+          order_kernel<T, V><<<grid_for(p.n), 256, 0, s>>>(out, vals, p.n, desc, chk.d);
+        else
+          order_kernel<T, NoValue><<<grid_for(p.n), 256, 0, s>>>(out, nullptr, p.n, desc, chk.d);
+        pairs_kernel<T, V><<<grid_for(p.n), 256, 0, s>>>(in, out, vals, p.n, chk.d);
+      } else {
+        order_kernel<T, NoValue><<<grid_for(p.n), 256, 0, s>>>(out, nullptr, p.n, desc, chk.d);
+        keys_hash_kernel<T><<<grid_for(p.n), 256, 0, s>>>(in, out, p.n, chk.d);
+      }
+    });
     cuda_check(cudaGetLastError(), "validation kernels");
     const Checks h = chk.read(s);
     v.sorted = h.first_unsorted == ULLONG_MAX;
@@ -189,7 +202,7 @@ Validation validate_sort(const Problem& p, const void* d_pristine_keys, const vo
       } else {
         v.first_bad_index = locate_with_reference<T>(p, in, out, chk, s);
         v.message = "not a permutation of the input keys: first differing key " +
-                    std::to_string(v.first_bad_index) + " (against cub.radix_sort)";
+                    std::to_string(v.first_bad_index) + " (against " + kReferenceVariant + ")";
       }
     } else if (v.stability_checked && !v.stable) {
       v.first_bad_index = std::int64_t(h.first_unstable);

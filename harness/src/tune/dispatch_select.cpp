@@ -1,4 +1,6 @@
 // Which variant sortbench::sort uses: best.json lookup (host code, CPU-tested).
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -8,6 +10,13 @@
 #include "sortbench/tune.hpp"
 
 namespace sortbench::detail {
+
+std::string best_json_path(const std::string& explicit_path, const std::string& gpu_model) {
+  if (!explicit_path.empty()) return explicit_path;
+  if (const char* p = std::getenv("SORTBENCH_BEST_JSON"); p && *p) return p;
+  const char* dir = std::getenv("SORTBENCH_RESULTS_DIR");
+  return std::string(dir && *dir ? dir : "results") + "/" + gpu_model + "/best.json";
+}
 
 std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
                         std::size_t n) {
@@ -42,3 +51,36 @@ std::string tuned_label(const std::string& path, const std::string& gpu_model, K
 }
 
 }  // namespace sortbench::detail
+
+namespace sortbench::tune {
+
+nlohmann::json read_best_json(const std::string& path, const std::string& gpu_model) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  if (!j.is_object() || j.value("gpu_model", "") != gpu_model) return nullptr;
+  return j;
+}
+
+std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::string>& family_globs,
+                                                       const Workload& w, const nlohmann::json& best,
+                                                       const Registry& r) {
+  std::vector<const VariantInfo*> out;
+  const BestChoice choice = select_best(best, w.key, w.value, w.order, w.n);
+  const VariantInfo* tuned = choice.found ? r.find(choice.ours) : nullptr;
+  for (const auto& family : r.default_families()) {
+    bool wanted = false;
+    for (const auto& g : family_globs) wanted = wanted || glob_match(g, family);
+    if (!wanted) continue;
+    const VariantInfo* v = tuned && tuned->family == family ? tuned : r.family_default(family);
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace sortbench::tune

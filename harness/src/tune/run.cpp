@@ -33,13 +33,13 @@ TuneRun run_tune(const Space& space, const std::vector<Group>& groups, Session& 
   const auto t0 = std::chrono::steady_clock::now();
   TuneRun run;
   std::size_t planned = 0;
-  for (const auto& g : groups) planned += planned_evaluations(space.strategy, g);
+  for (const auto& g : groups) planned += planned_evaluations(space.strategy, g, space.baseline_labels.size());
   session.set_planned(planned);
   auto finish = [&] {
     run.results = session.results();
     for (const auto& g : groups)
       for (const auto& p : g.pruned) run.results.push_back(p);
-    compute_speedups(run.results, {space.baseline()});
+    compute_speedups(run.results, space.baseline_labels);
     run.evaluations = session.evaluations();
     run.cache_hits = session.cache_hits();
     run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

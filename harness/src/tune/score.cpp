@@ -15,7 +15,7 @@ using nlohmann::json;
 // in quadrature (relative standard errors of the medians' means), so
 // var(ln score) = sum_i w_i^2 (e_p,i^2 + e_b,i^2) / (sum_i w_i)^2.
 Score score_results(const std::vector<const PointResult*>& results, const std::vector<const PointResult*>& baseline,
-                    std::size_t n_min, const ScoreSettings& s, const std::string& baseline_label) {
+                    std::size_t n_min, const ScoreSettings& s, const std::string& baseline_group) {
   Score sc;
   if (results.empty() || results.size() != baseline.size()) {
     sc.reason = "no workloads";
@@ -39,8 +39,8 @@ Score score_results(const std::vector<const PointResult*>& results, const std::v
       return sc;
     }
     const double w = std::pow(double(r->n) / double(std::max<std::size_t>(n_min, 1)), s.size_weight_exponent);
-    const auto own = baseline_label.empty() ? r->speedup.end() : r->speedup.find(baseline_label);
-    const double speedup = own != r->speedup.end() ? own->second : b->time_ms.median / r->time_ms.median;
+    const auto own = baseline_group.empty() ? r->vs.end() : r->vs.find(baseline_group);
+    const double speedup = own != r->vs.end() ? own->second.speedup : b->time_ms.median / r->time_ms.median;
     wsum += w;
     lsum += w * std::log(speedup);
     var += w * w * (r->time_ms.rel_stderr * r->time_ms.rel_stderr + b->time_ms.rel_stderr * b->time_ms.rel_stderr);
@@ -50,6 +50,10 @@ Score score_results(const std::vector<const PointResult*>& results, const std::v
   sc.rel_error = std::sqrt(var) / wsum;
   sc.workloads = results.size();
   return sc;
+}
+
+bool beats_baseline(const Score& a, const ScoreSettings& s) {
+  return a.valid && std::log(a.value) > s.noise_z * a.rel_error;
 }
 
 bool ties(const Score& a, const Score& b, const ScoreSettings& s) {
@@ -81,15 +85,6 @@ std::vector<Ranked> rank(std::vector<Ranked> points, const ScoreSettings& s) {
 
 namespace {
 
-struct GroupData {
-  KeyType key;
-  ValueType value;
-  Order order;
-  std::vector<std::string> workload_keys;  // ascending n
-  std::map<std::string, std::size_t> size_of;
-  std::vector<std::size_t> sizes;
-};
-
 json params_object(const Params& ps) {
   json j = json::object();
   for (const auto& p : ps) j[p.name] = p.value;
@@ -100,112 +95,167 @@ json params_object(const Params& ps) {
 
 json best_json(const std::vector<PointResult>& results, const Space& space, const json& device,
                const json& provenance) {
-  const std::string& base_label = space.baseline();
-  // Baseline per workload (the first one: merged shards each measured it).
-  std::map<std::string, const PointResult*> base;
-  for (const auto& r : results)
-    if (r.variant == base_label && !base.count(r.workload_key())) base[r.workload_key()] = &r;
-  // Candidate results per label and workload.
+  const std::string group_name = space.score_group();
+  // Results per label and workload (the first one: merged shards each measured the baselines).
   std::map<std::string, std::map<std::string, const PointResult*>> by_label;
-  std::map<std::string, Candidate> cands;
+  std::map<std::string, Candidate> cands;  // ours
   for (const auto& r : results) {
-    if (r.variant == base_label) continue;
     by_label[r.variant].emplace(r.workload_key(), &r);
-    if (!cands.count(r.variant)) {
-      Candidate c;
-      c.label = r.variant;
-      c.family = r.family;
-      c.params = r.params;
-      VariantInfo tmp;
-      tmp.params = r.params;
-      c.resource_cost = resource_cost(tmp);
-      cands.emplace(r.variant, c);
-    }
+    if (space.is_baseline(r.variant) || cands.count(r.variant)) continue;
+    Candidate c;
+    c.label = r.variant;
+    c.family = r.family;
+    c.params = r.params;
+    VariantInfo tmp;
+    tmp.params = r.params;
+    c.resource_cost = resource_cost(tmp);
+    cands.emplace(r.variant, c);
   }
-  // Groups from the space's workloads.
+  auto result_of = [&](const std::string& label, const Workload& w) -> const PointResult* {
+    const auto l = by_label.find(label);
+    if (l == by_label.end()) return nullptr;
+    const auto it = l->second.find(blank_result(label, {}, "", w).workload_key());
+    return it == l->second.end() ? nullptr : it->second;
+  };
+  // The fastest baseline measured ok on w.
+  auto fastest_baseline = [&](const Workload& w) -> const PointResult* {
+    const PointResult* best = nullptr;
+    for (const auto& b : space.baseline_labels) {
+      const PointResult* r = result_of(b, w);
+      if (r && r->status == Status::ok && r->time_ms.median > 0 && (!best || r->time_ms.median < best->time_ms.median))
+        best = r;
+    }
+    return best;
+  };
+  // Scores of `labels` measured on all of `ws` against the fastest baseline of each workload.
+  auto scores = [&](const std::vector<std::string>& labels, const std::vector<const Workload*>& ws, std::size_t n_min,
+                    const std::string& group) {
+    std::vector<std::pair<std::string, Score>> out;
+    for (const auto& label : labels) {
+      std::vector<const PointResult*> mine, theirs;
+      bool complete = true;
+      for (const Workload* w : ws) {
+        const PointResult* r = result_of(label, *w);
+        if (!r) {
+          complete = false;
+          break;
+        }
+        mine.push_back(r);
+        theirs.push_back(fastest_baseline(*w));
+      }
+      if (complete) out.emplace_back(label, score_results(mine, theirs, n_min, space.score, group));
+    }
+    return out;
+  };
+  std::vector<std::string> our_labels;
+  for (const auto& [label, c] : cands) our_labels.push_back(label);
+
+  // What the workloads `ws` get: the best point of ours if it beats the
+  // fastest baseline beyond noise, else the baseline call fastest over them.
+  struct Pick {
+    std::vector<Ranked> ours;  // ranked
+    std::string library;       // the fastest baseline over the workloads
+    Score library_score;       // its score against the fastest baseline of each workload (at most 1)
+    bool library_wins = false;
+    std::string winner() const { return library_wins ? library : ours[0].candidate->label; }
+  };
+  auto pick = [&](const std::vector<const Workload*>& ws, std::size_t n_min) {
+    Pick p;
+    std::vector<Ranked> pts;
+    // Our points against the fastest baseline: merged shards keep their own run's ratio (vs[group]).
+    for (const auto& [label, sc] : scores(our_labels, ws, n_min, group_name)) pts.push_back({&cands.at(label), sc});
+    p.ours = rank(pts, space.score);
+    for (const auto& [label, sc] : scores(space.baseline_labels, ws, n_min, "")) {
+      if (!sc.valid) continue;
+      if (p.library.empty() || sc.value > p.library_score.value) {
+        p.library = label;
+        p.library_score = sc;
+      }
+    }
+    p.library_wins = !p.library.empty() && (p.ours.empty() || !beats_baseline(p.ours[0].score, space.score));
+    return p;
+  };
+  auto entry = [&](const Group& g, const Pick& p, std::size_t lo, std::size_t hi) {
+    json e = {{"key", to_string(g.key)}, {"value", to_string(g.value)}, {"order", to_string(g.order)},
+              {"n_min", lo}, {"n_max", hi}, {"variant", p.winner()}, {"library", p.library_wins},
+              {"baseline", p.library.empty() ? json(nullptr) : json(p.library)}, {"candidates", p.ours.size()}};
+    if (p.library_wins) {
+      e["params"] = json::object();
+      e["score"] = p.library_score.value;
+      e["score_rel_error"] = p.library_score.rel_error;
+    } else {
+      e["params"] = params_object(p.ours[0].candidate->params);
+      e["score"] = p.ours[0].score.value;
+      e["score_rel_error"] = p.ours[0].score.rel_error;
+    }
+    // The best of ours is named even where the library wins: what a best:FAMILY sweep measures.
+    e["ours"] = p.ours.empty() ? json(nullptr) : json(p.ours[0].candidate->label);
+    e["ours_score"] = p.ours.empty() ? json(nullptr) : json(p.ours[0].score.value);
+    e["ours_score_rel_error"] = p.ours.empty() ? json(nullptr) : json(p.ours[0].score.rel_error);
+    const std::size_t runner = p.library_wins ? 0 : 1;
+    if (p.ours.size() > runner) {
+      e["runner_up"] = p.ours[runner].candidate->label;
+      e["margin"] = (p.library_wins ? p.library_score.value : p.ours[0].score.value) / p.ours[runner].score.value - 1.0;
+    } else {
+      e["runner_up"] = nullptr;
+      e["margin"] = nullptr;
+    }
+    return e;
+  };
+
   std::vector<Group> groups = plan_groups(space, {}, nullptr);
   json entries = json::array(), picks = json::array();
   for (const Group& g : groups) {
     const std::size_t n_min = g.workloads.empty() ? 1 : g.workloads.front().n;
-    // Scores every candidate measured on all of `ws`, ranked.
-    auto ranking = [&](const std::vector<const Workload*>& ws) {
-      std::vector<Ranked> pts;
-      for (const auto& [label, rs] : by_label) {
-        std::vector<const PointResult*> mine, theirs;
-        bool complete = true;
-        for (const Workload* w : ws) {
-          PointResult probe = blank_result(label, {}, "", *w);
-          const auto it = rs.find(probe.workload_key());
-          if (it == rs.end()) {
-            complete = false;
-            break;
-          }
-          mine.push_back(it->second);
-          const auto bt = base.find(probe.workload_key());
-          theirs.push_back(bt == base.end() ? nullptr : bt->second);
-        }
-        if (!complete) continue;
-        pts.push_back({&cands.at(label), score_results(mine, theirs, n_min, space.score, base_label)});
-      }
-      return rank(pts, space.score);
-    };
-    auto entry = [&](const std::vector<Ranked>& rk, std::size_t lo, std::size_t hi) {
-      json e = {{"key", to_string(g.key)}, {"value", to_string(g.value)}, {"order", to_string(g.order)},
-                {"n_min", lo}, {"n_max", hi}, {"variant", rk[0].candidate->label},
-                {"params", params_object(rk[0].candidate->params)}, {"score", rk[0].score.value},
-                {"score_rel_error", rk[0].score.rel_error}, {"candidates", rk.size()}};
-      if (rk.size() > 1) {
-        e["runner_up"] = rk[1].candidate->label;
-        e["margin"] = rk[0].score.value / rk[1].score.value - 1.0;
-      } else {
-        e["runner_up"] = nullptr;
-        e["margin"] = nullptr;
-      }
-      return e;
-    };
     std::vector<std::size_t> sizes;
     for (const auto& w : g.workloads)
       if (sizes.empty() || sizes.back() != w.n) sizes.push_back(w.n);
+    auto between = [&](std::size_t lo, std::size_t hi) {
+      std::vector<const Workload*> ws;
+      for (const auto& w : g.workloads)
+        if (w.n >= lo && w.n <= hi) ws.push_back(&w);
+      return ws;
+    };
+    auto decided = [](const Pick& p) { return !p.library.empty() || !p.ours.empty(); };
     // Per size, then adjacent sizes with the same winner merged into a range.
     std::size_t i = 0;
     while (i < sizes.size()) {
-      auto at_size = [&](std::size_t n) {
-        std::vector<const Workload*> ws;
-        for (const auto& w : g.workloads)
-          if (w.n == n) ws.push_back(&w);
-        return ws;
-      };
-      auto rk = ranking(at_size(sizes[i]));
-      if (rk.empty()) {
+      const Pick first = pick(between(sizes[i], sizes[i]), n_min);
+      if (!decided(first)) {
         ++i;
         continue;
       }
-      const std::string winner = rk[0].candidate->label;
+      const std::string winner = first.winner();
       std::size_t j = i + 1;
       while (j < sizes.size()) {
-        auto next = ranking(at_size(sizes[j]));
-        if (next.empty() || next[0].candidate->label != winner) break;
+        const Pick next = pick(between(sizes[j], sizes[j]), n_min);
+        if (!decided(next) || next.winner() != winner) break;
         ++j;
       }
-      std::vector<const Workload*> range;
-      for (const auto& w : g.workloads)
-        if (w.n >= sizes[i] && w.n <= sizes[j - 1]) range.push_back(&w);
-      auto rr = ranking(range);
-      // Over the whole range the winner can differ only by noise ties; keep the per-size winner first.
-      auto it = std::find_if(rr.begin(), rr.end(), [&](const Ranked& r) { return r.candidate->label == winner; });
-      if (it != rr.end() && it != rr.begin()) std::rotate(rr.begin(), it, it + 1);
-      entries.push_back(entry(rr.empty() ? rk : rr, sizes[i], sizes[j - 1]));
+      Pick range = pick(between(sizes[i], sizes[j - 1]), n_min);
+      // Over the whole range the winner can differ only by noise ties; keep the per-size winner.
+      if (range.winner() != winner) {
+        const auto it = std::find_if(range.ours.begin(), range.ours.end(),
+                                     [&](const Ranked& r) { return r.candidate->label == winner; });
+        if (it != range.ours.end()) {
+          std::rotate(range.ours.begin(), it, it + 1);
+          range.library_wins = false;
+        } else {
+          range = first;
+        }
+      }
+      entries.push_back(entry(g, range, sizes[i], sizes[j - 1]));
       i = j;
     }
-    std::vector<const Workload*> all;
-    for (const auto& w : g.workloads) all.push_back(&w);
-    auto rk = ranking(all);
-    if (!rk.empty()) picks.push_back(entry(rk, sizes.front(), sizes.back()));
+    if (!sizes.empty()) {
+      const Pick all = pick(between(sizes.front(), sizes.back()), n_min);
+      if (decided(all)) picks.push_back(entry(g, all, sizes.front(), sizes.back()));
+    }
   }
-  return {{"schema", "sortbench-best"}, {"schema_version", 1},
+  return {{"schema", "sortbench-best"}, {"schema_version", 2},
           {"gpu_model", device.value("model", "")}, {"device", device},
-          {"baseline", base_label}, {"score", {{"size_weight_exponent", space.score.size_weight_exponent},
-                                               {"noise_z", space.score.noise_z}}},
+          {"baselines", space.baseline_labels}, {"score_group", group_name},
+          {"score", {{"size_weight_exponent", space.score.size_weight_exponent}, {"noise_z", space.score.noise_z}}},
           {"provenance", provenance}, {"entries", entries}, {"group_picks", picks}};
 }
 
@@ -226,6 +276,9 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
       out.found = true;
       out.variant = e.value("variant", "");
       out.score = e.value("score", 0.0);
+      out.library = e.value("library", false);
+      // Version 1 files have no "ours": their variant is always ours.
+      out.ours = e.contains("ours") ? (e["ours"].is_string() ? e["ours"].get<std::string>() : "") : out.variant;
       out.params.clear();
       if (e.contains("params") && e["params"].is_object())
         for (const auto& [k, v] : e["params"].items())

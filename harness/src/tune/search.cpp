@@ -75,20 +75,29 @@ const PointResult& Session::result(const std::string& label, const Params& param
 Score Session::score(const Candidate& c, const std::vector<Workload>& workloads, std::size_t n_min) {
   std::vector<const PointResult*> mine, base;
   // Indices, not pointers, while measuring: results_ grows.
-  std::vector<std::pair<std::string, std::string>> keys;
   for (const Workload& w : workloads) {
-    result(space_.baseline(), {}, w);
+    for (const auto& b : space_.baseline_labels) result(b, {}, w);
     const PointResult& r = result(c.label, c.params, w);
     if (r.status != Status::ok) break;  // the point is out; do not spend time on its other workloads
   }
   for (const Workload& w : workloads) {
     const std::string wkey = blank_result(c.label, c.params, "", w).workload_key();
     auto it = index_.find(c.label + "|" + wkey);
-    auto bt = index_.find(space_.baseline() + "|" + wkey);
     mine.push_back(it == index_.end() ? nullptr : &results_[it->second]);
-    base.push_back(bt == index_.end() ? nullptr : &results_[bt->second]);
+    base.push_back(fastest_baseline(w));
   }
   return score_results(mine, base, n_min, space_.score);
+}
+
+const PointResult* Session::fastest_baseline(const Workload& w) const {
+  const PointResult* best = nullptr;
+  for (const auto& b : space_.baseline_labels) {
+    const auto it = index_.find(b + "|" + blank_result(b, {}, "", w).workload_key());
+    if (it == index_.end()) continue;
+    const PointResult& r = results_[it->second];
+    if (r.status == Status::ok && r.time_ms.median > 0 && (!best || r.time_ms.median < best->time_ms.median)) best = &r;
+  }
+  return best;
 }
 
 std::vector<PointResult> Session::results() const { return results_; }
@@ -149,14 +158,14 @@ Axes axes_of(const std::vector<Candidate>& cs) {
 
 }  // namespace
 
-std::size_t planned_evaluations(const StrategySettings& s, const Group& g) {
-  const std::size_t n = g.candidates.size(), w = g.workloads.size();
+std::size_t planned_evaluations(const StrategySettings& s, const Group& g, std::size_t baselines) {
+  const std::size_t n = g.candidates.size(), w = g.workloads.size(), b = baselines * w;
   switch (s.kind) {
-    case StrategyKind::exhaustive: return w + n * w;
-    case StrategyKind::random: return w + random_budget(s, n) * w;
-    case StrategyKind::descent: return w + (s.budget ? std::min(s.budget, n) : n) * w;
+    case StrategyKind::exhaustive: return b + n * w;
+    case StrategyKind::random: return b + random_budget(s, n) * w;
+    case StrategyKind::descent: return b + (s.budget ? std::min(s.budget, n) : n) * w;
     case StrategyKind::halving: {
-      std::size_t total = w, alive = n;
+      std::size_t total = b, alive = n;
       for (auto size : sizes_of(g)) {
         total += alive * workloads_at(g, size);
         alive = keep_count(s, alive);

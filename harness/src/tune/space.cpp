@@ -124,10 +124,14 @@ Space parse_space(const std::string& text, const std::string& where) {
   // The tune-only fields; everything else is a sweep config (README "Config files").
   json sweep = doc;
   for (const char* k : {"params", "score", "strategy"}) sweep.erase(k);
-  if (!sweep.contains("baselines")) sweep["baselines"] = json::array({"cub.radix_sort"});
+  if (!sweep.contains("baselines")) sweep["baselines"] = json::array({"cub.radix_sort.*"});
   if (!sweep.contains("name")) sweep["name"] = "tune";
   s.sweep = parse_config_json(sweep, where);
-  if (s.sweep.baselines.empty()) fail(where + ": $.baselines", "expected the baseline label first");
+  s.baseline_labels = resolve_baselines(s.sweep.baselines, Registry::instance());
+  for (std::size_t i = 0; i < s.sweep.baselines.size(); ++i)
+    if (resolve_baselines({s.sweep.baselines[i]}, Registry::instance()).empty())
+      fail(where + ": $.baselines[" + std::to_string(i) + "]",
+           "'" + s.sweep.baselines[i] + "' matches no registered variant (see sortbench list)");
   if (doc.contains("params")) {
     const json& p = doc["params"];
     if (!p.is_object()) fail(where + ": $.params", "expected an object: parameter name -> values or {min, max}");
@@ -235,10 +239,44 @@ bool in_shard(const std::string& label, std::size_t shard, std::size_t shards) {
   return shards <= 1 || stable_hash(label) % shards == shard;
 }
 
+bool Space::is_baseline(const std::string& label) const {
+  return std::find(baseline_labels.begin(), baseline_labels.end(), label) != baseline_labels.end();
+}
+
+std::string Space::score_group() const {
+  for (std::size_t level : {1, 0}) {
+    std::string shared;
+    bool same = true;
+    for (const auto& b : baseline_labels) {
+      const auto groups = baseline_groups(b);
+      const std::string g = level < groups.size() ? groups[level] : groups.back();
+      if (shared.empty()) shared = g;
+      same = same && g == shared;
+    }
+    if (same && !shared.empty()) return shared;
+  }
+  return {};
+}
+
+std::vector<std::string> resolve_baselines(const std::vector<std::string>& globs, const Registry& r) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& label) {
+    if (std::find(out.begin(), out.end(), label) == out.end()) out.push_back(label);
+  };
+  for (const auto& g : globs) {
+    if (g.find_first_of("*?") == std::string::npos) {
+      add(g);
+      continue;
+    }
+    for (const VariantInfo* v : r.match({g})) add(v->label);
+  }
+  return out;
+}
+
 std::vector<const VariantInfo*> space_variants(const Space& s, const Registry& r) {
   std::vector<const VariantInfo*> out;
   for (const VariantInfo* v : r.match(s.sweep.variants)) {
-    if (v->label == s.baseline()) continue;
+    if (s.is_baseline(v->label)) continue;
     bool ok = true;
     for (const auto& f : s.params) ok = ok && f.accepts(v->params);
     if (ok) out.push_back(v);

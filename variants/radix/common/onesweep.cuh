@@ -50,20 +50,28 @@ struct OnesweepPolicy {
     return p;
   }
 
-  template <class Bits>
+  // V: the value type (NoValue for keys only).
+  template <class Bits, class V>
   struct Smem {
+    using ValueSlot = std::conditional_t<kHasValues<V>, V, Bits>;
     union {
       unsigned warp_offset[kWarps][kBins];  // per-warp digit counts, then rank offsets
       Bits keys[kTile];
-      unsigned values[kTile];
+      ValueSlot values[kTile];
     } u;
     unsigned bin_offset[kBins];  // output position of local position 0 of each digit
     typename BlockScanShfl<BlockThreads>::Storage scan;
     unsigned tile;
   };
-  template <class Bits>
+  template <class Bits, class V>
   static constexpr std::size_t smem_bytes() {
-    return sizeof(Smem<Bits>);
+    return sizeof(Smem<Bits, V>);
+  }
+  // The same for a run-time problem.
+  static std::size_t smem_bytes(const Problem& p) {
+    return with_bits_and_value(p, [](auto bits_tag, auto value_tag) {
+      return smem_bytes<typename decltype(bits_tag)::type, typename decltype(value_tag)::type>();
+    });
   }
 };
 
@@ -190,17 +198,16 @@ __device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned t
   return prefix;
 }
 
-template <class P, class Bits, bool HasValues>
+template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
-    pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
-                const unsigned* __restrict__ values_in, unsigned* __restrict__ values_out, unsigned n,
-                KeyMap<Bits> map, int shift, const unsigned* __restrict__ bin_start, unsigned* status,
-                unsigned* tile_counter) {
+    pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
+                V* __restrict__ values_out, unsigned n, KeyMap<Bits> map, int shift,
+                const unsigned* __restrict__ bin_start, unsigned* status, unsigned* tile_counter) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, Tile = P::kTile, Bins = P::kBins,
                 W = P::kWarps, BPT = P::kBinsPerThread;
   constexpr unsigned kMask = Bins - 1;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  auto& s = *reinterpret_cast<typename P::template Smem<Bits>*>(smem_raw);
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
 
   for (int i = threadIdx.x; i < Bins * W; i += T) (&s.u.warp_offset[0][0])[i] = 0;
@@ -312,10 +319,10 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
       keys_out[s.bin_offset[out_digit[k]] + i] = kk;
     }
   }
-  if constexpr (HasValues) {
+  if constexpr (kHasValues<V>) {
     // Values are loaded only now, as CUB does: holding them in registers
     // through the ranking would cost the occupancy that hides its latency.
-    unsigned value[Items];
+    V value[Items];
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const int i = first + j * 32;
@@ -344,13 +351,15 @@ class OnesweepInstance final : public Instance {
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
     const bool alt = pass_chain_needs_alt(passes_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
-    alt_values_ = layout_.add(alt && p_.value != ValueType::none ? p_.n * 4 : 0);
+    alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
     // One block that a single memset clears: histograms, tile counters, then
     // the look-back words of every pass.
     words_ = std::size_t(passes_) * P::kBins + passes_ + std::size_t(passes_) * tiles_ * P::kBins;
     words_off_ = layout_.add(words_ * 4);
-    allow_smem(onesweep_detail::pass_kernel<P, Bits, false>, P::template smem_bytes<Bits>());
-    allow_smem(onesweep_detail::pass_kernel<P, Bits, true>, P::template smem_bytes<Bits>());
+    with_value_type(p_.value, [](auto value_tag) {
+      using V = typename decltype(value_tag)::type;
+      allow_smem(onesweep_detail::pass_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
+    });
     allow_smem(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
     int dev = 0, per_sm = 0;
     cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
@@ -364,25 +373,23 @@ class OnesweepInstance final : public Instance {
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
   std::vector<KernelLaunch> kernels() const override {
     using namespace onesweep_detail;
-    constexpr std::size_t smem = P::template smem_bytes<Bits>();
-    return {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem()),
-            kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0),
-            p_.value == ValueType::none ? kernel_launch("pass", pass_kernel<P, Bits, false>, P::kBlockThreads, smem)
-                                        : kernel_launch("pass", pass_kernel<P, Bits, true>, P::kBlockThreads, smem)};
+    return with_value_type(p_.value, [&](auto value_tag) -> std::vector<KernelLaunch> {
+      using V = typename decltype(value_tag)::type;
+      return {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem()),
+              kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0),
+              kernel_launch("pass", pass_kernel<P, Bits, V>, P::kBlockThreads, P::template smem_bytes<Bits, V>())};
+    });
   }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     if (p_.n <= 1) return copy_trivial(p_, b, s);
     if (bytes < layout_.bytes) throw std::invalid_argument("radix.onesweep: temp storage too small");
-    if (p_.value == ValueType::none)
-      sort<false>(b, temp, s);
-    else
-      sort<true>(b, temp, s);
+    with_value_type(p_.value, [&](auto value_tag) { sort<typename decltype(value_tag)::type>(b, temp, s); });
   }
 
  private:
   std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
 
-  template <bool HasValues>
+  template <class V>
   void sort(const Buffers& b, void* temp, cudaStream_t s) {
     using namespace onesweep_detail;
     const KeyMap<Bits> map = key_map<Bits>(p_);
@@ -390,9 +397,9 @@ class OnesweepInstance final : public Instance {
     auto* kin = static_cast<Bits*>(b.keys_in);
     auto* kout = static_cast<Bits*>(b.keys_out);
     auto* kalt = temp_at<Bits>(temp, alt_keys_);
-    auto* vin = static_cast<unsigned*>(b.values_in);
-    auto* vout = static_cast<unsigned*>(b.values_out);
-    auto* valt = temp_at<unsigned>(temp, alt_values_);
+    auto* vin = static_cast<V*>(b.values_in);
+    auto* vout = static_cast<V*>(b.values_out);
+    auto* valt = temp_at<V>(temp, alt_values_);
     unsigned* hist = temp_at<unsigned>(temp, words_off_);
     unsigned* counters = hist + passes_ * P::kBins;
     unsigned* status = counters + passes_;
@@ -406,7 +413,7 @@ class OnesweepInstance final : public Instance {
     for (int pass = 0; pass < passes_; ++pass) {
       const auto k = pass_io(pass, passes_, kin, kout, kalt);
       const auto v = pass_io(pass, passes_, vin, vout, valt);
-      pass_kernel<P, Bits, HasValues><<<tiles_, P::kBlockThreads, P::template smem_bytes<Bits>(), s>>>(
+      pass_kernel<P, Bits, V><<<tiles_, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s>>>(
           k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, hist + pass * P::kBins,
           status + std::size_t(pass) * tiles_ * P::kBins, counters + pass);
       check_launch("radix.onesweep: pass");
@@ -420,8 +427,8 @@ class OnesweepInstance final : public Instance {
   std::size_t alt_keys_ = 0, alt_values_ = 0, words_ = 0, words_off_ = 0;
 };
 
-// Defined and instantiated per key width in onesweep_keys32.cu / _keys64.cu,
-// so a parallel build compiles the two widths side by side.
+// Defined and instantiated per key width in onesweep_keys{8,16,32,64}.cu, so
+// a parallel build compiles the widths side by side.
 template <class P, class Bits>
 std::unique_ptr<Instance> make_onesweep(const Problem& p);
 
@@ -433,18 +440,16 @@ VariantInfo onesweep_info() {
   v.description = "Onesweep-class LSD radix: one histogram pass, then per digit one kernel that ranks "
                   "(warp match-any), looks back for its offsets and scatters through shared memory";
   v.seed = "001 further reading (Onesweep); anchors.md";
+  take_every_type(v);
   v.descending = true;
   v.stable = true;
   v.params = P::params();
   v.tile_keys = P::kTile;
   v.max_n = kMaxKeys;
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
-  v.unsupported = [](const Problem& p) {
-    return smem_reason(key_bytes(p.key) == 4 ? P::template smem_bytes<std::uint32_t>()
-                                             : P::template smem_bytes<std::uint64_t>());
-  };
+  v.unsupported = [](const Problem& p) { return smem_reason(P::smem_bytes(p)); };
   v.make = [](const Problem& p) {
-    return key_bytes(p.key) == 4 ? make_onesweep<P, std::uint32_t>(p) : make_onesweep<P, std::uint64_t>(p);
+    return with_key_bits(p.key, [&](auto bits_tag) { return make_onesweep<P, typename decltype(bits_tag)::type>(p); });
   };
   return v;
 }

@@ -20,25 +20,25 @@ namespace sortbench::radix {
 
 // ---------------------------------------------------------------- keys ----
 
-// Kernels are instantiated per key width only (u32 bits, u64 bits); which of
-// the three maps of key_traits.cuh applies is a run-time, block-uniform choice.
-// That keeps the instantiations (and the build) at a third.
+// Kernels are instantiated per key width only (u8, u16, u32, u64 bits);
+// which of the three maps of key_traits.cuh applies is a run-time,
+// block-uniform choice (f16 and bf16 share the sign-magnitude map of every
+// float). That keeps the instantiations (and the build) at a third.
 enum class KeyKind : int { unsigned_int, signed_int, floating };
 
 inline KeyKind key_kind(KeyType k) {
+  if (is_float(k)) return KeyKind::floating;
   switch (k) {
+    case KeyType::i8:
+    case KeyType::i16:
     case KeyType::i32:
     case KeyType::i64: return KeyKind::signed_int;
-    case KeyType::f32:
-    case KeyType::f64: return KeyKind::floating;
     default: return KeyKind::unsigned_int;
   }
 }
 
 template <class Bits>
 struct KeyMap {
-  using Signed = std::conditional_t<sizeof(Bits) == 4, std::int32_t, std::int64_t>;
-  using Float = std::conditional_t<sizeof(Bits) == 4, float, double>;
   KeyKind kind;
   bool descending;
   // The digits of a key are taken from ordered_bits(key, descending); the
@@ -59,8 +59,8 @@ struct KeyMap {
 
  private:
   __device__ __forceinline__ Bits ascending(Bits b) const {
-    if (kind == KeyKind::signed_int) return ordered_bits(bit_copy<Bits, Signed>(b), false);
-    if (kind == KeyKind::floating) return ordered_bits(bit_copy<Bits, Float>(b), false);
+    if (kind == KeyKind::signed_int) return signed_ordered_bits(b);
+    if (kind == KeyKind::floating) return float_ordered_bits(b);
     return b;
   }
 };
@@ -120,9 +120,23 @@ inline void copy_trivial(const Problem& p, const Buffers& b, cudaStream_t s) {
   cuda_check(cudaMemcpyAsync(b.keys_out, b.keys_in, p.n * key_bytes(p.key), cudaMemcpyDeviceToDevice, s),
              "radix: copy of a trivial input");
   if (p.value != ValueType::none)
-    cuda_check(cudaMemcpyAsync(b.values_out, b.values_in, p.n * sizeof(std::uint32_t),
-                               cudaMemcpyDeviceToDevice, s),
+    cuda_check(cudaMemcpyAsync(b.values_out, b.values_in, p.n * value_bytes(p.value), cudaMemcpyDeviceToDevice, s),
                "radix: copy of trivial values");
+}
+
+// The radix family takes every key type and value type: kernels are
+// instantiated per key width (Bits) and value type (V: NoValue, u32, u64).
+inline void take_every_type(VariantInfo& v) {
+  v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
+  v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
+}
+
+// Calls f(TypeTag<Bits>{}, TypeTag<V>{}) for the problem's key width and value type.
+template <class F>
+decltype(auto) with_bits_and_value(const Problem& p, F&& f) {
+  return with_key_bits(p.key, [&](auto bits_tag) -> decltype(auto) {
+    return with_value_type(p.value, [&](auto value_tag) -> decltype(auto) { return f(bits_tag, value_tag); });
+  });
 }
 
 inline void check_launch(const char* what) { cuda_check(cudaGetLastError(), what); }

@@ -51,18 +51,26 @@ struct TablePolicy {
   using Ranker = typename RankerFor<Rank, BlockThreads, ItemsPerThread, Bins, BScan>::type;
   using TableScan = GlobalScan<256, BScan>;
 
-  template <class Bits>
+  // V: the value type (NoValue for keys only).
+  template <class Bits, class V>
   struct Smem {
+    using ValueSlot = std::conditional_t<kHasValues<V>, V, Bits>;
     union {
       typename Ranker::Storage rank;
       Bits keys[kTile];
-      unsigned values[kTile];
+      ValueSlot values[kTile];
     } u;
     unsigned bin_base[Bins];  // local_start[d], then table entry minus local_start[d]
   };
-  template <class Bits>
+  template <class Bits, class V>
   static constexpr std::size_t smem_bytes() {
-    return sizeof(Smem<Bits>);
+    return sizeof(Smem<Bits, V>);
+  }
+  // The same for a run-time problem.
+  static std::size_t smem_bytes(const Problem& p) {
+    return with_bits_and_value(p, [](auto bits_tag, auto value_tag) {
+      return smem_bytes<typename decltype(bits_tag)::type, typename decltype(value_tag)::type>();
+    });
   }
 };
 
@@ -85,29 +93,31 @@ __global__ void __launch_bounds__(T)
   for (int d = threadIdx.x; d < Bins; d += T) table[std::size_t(d) * tiles + blockIdx.x] = hist[d];
 }
 
-template <class P, class Bits, bool HasValues, class Digit>
+template <class P, class Bits, class V, class Digit>
 __global__ void __launch_bounds__(P::kBlockThreads)
-    scatter_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
-                   const unsigned* __restrict__ values_in, unsigned* __restrict__ values_out, std::size_t n,
-                   const unsigned* __restrict__ table, unsigned tiles, Digit digit) {
+    scatter_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
+                   V* __restrict__ values_out, std::size_t n, const unsigned* __restrict__ table, unsigned tiles,
+                   Digit digit) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, Tile = P::kTile, Bins = P::kBins;
+  constexpr bool HasValues = kHasValues<V>;
   using Ranker = typename P::Ranker;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  auto& s = *reinterpret_cast<typename P::template Smem<Bits>*>(smem_raw);
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
 
   const std::size_t base = std::size_t(blockIdx.x) * Tile;
   const int valid = int(min(std::size_t(Tile), n - base));
   for (int d = threadIdx.x; d < Bins; d += T) s.bin_base[d] = 0;
 
   Bits key[Items];
-  unsigned dig[Items], rank[Items], value[Items];
+  unsigned dig[Items], rank[Items];
+  V value[Items];
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const int i = Ranker::index(threadIdx.x, j);
     if (i < valid) {
       key[j] = keys_in[base + i];
       dig[j] = digit(key[j]);
-      if (HasValues) value[j] = values_in[base + i];
+      if constexpr (HasValues) value[j] = values_in[base + i];
     } else {
       dig[j] = Bins - 1;  // padding sorts after every key of the tile
     }
@@ -154,7 +164,6 @@ __global__ void __launch_bounds__(P::kBlockThreads)
 template <int RadixBits>
 struct BinaryDigits {
   static constexpr int kBins = 1 << RadixBits;
-  static constexpr bool kWideKeys = true;  // 64-bit keys too
   template <class Bits>
   static int passes() {
     return (int(sizeof(Bits) * 8) + RadixBits - 1) / RadixBits;
@@ -166,84 +175,57 @@ struct BinaryDigits {
 };
 
 // A reduce-then-scan radix sort: Policy fixes the kernels, Digits the digit
-// of each pass.
-template <class Policy, class Digits>
+// of each pass; Bits is the key width.
+template <class Policy, class Digits, class Bits>
 class TableRadixInstance final : public Instance {
  public:
   explicit TableRadixInstance(const Problem& p) : p_(p) {
-    if (key_bytes(p.key) == 4)
-      plan<std::uint32_t>();
-    else if constexpr (Digits::kWideKeys)
-      plan<std::uint64_t>();
-    else
-      throw std::invalid_argument("radix: this design sorts 32-bit keys only");
-  }
-  std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
-  std::vector<KernelLaunch> kernels() const override {
-    if constexpr (Digits::kWideKeys)
-      if (key_bytes(p_.key) == 8) return kernels<std::uint64_t>();
-    return kernels<std::uint32_t>();
-  }
-  void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
-    if (p_.n <= 1) return copy_trivial(p_, b, s);
-    if (bytes < layout_.bytes) throw std::invalid_argument("radix: temp storage too small");
-    if (key_bytes(p_.key) == 4)
-      sort<std::uint32_t>(b, temp, s);
-    else if constexpr (Digits::kWideKeys)
-      sort<std::uint64_t>(b, temp, s);
-  }
-
- private:
-  template <class Bits>
-  void plan() {
     passes_ = Digits::template passes<Bits>();
     tiles_ = unsigned((p_.n + Policy::kTile - 1) / Policy::kTile);
     table_len_ = std::size_t(Policy::kBins) * tiles_;
     const bool alt = pass_chain_needs_alt(passes_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
-    alt_values_ = layout_.add(alt && p_.value != ValueType::none ? p_.n * 4 : 0);
+    alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
     table_ = layout_.add(table_len_ * 4);
     scan_temp_ = layout_.add(Policy::TableScan::temp_bytes(table_len_, Policy::kScan));
-    constexpr std::size_t smem = Policy::template smem_bytes<Bits>();
-    allow_smem(table_detail::scatter_kernel<Policy, Bits, false, decltype(Digits::digit(KeyMap<Bits>{}, 0))>,
-               smem);
-    allow_smem(table_detail::scatter_kernel<Policy, Bits, true, decltype(Digits::digit(KeyMap<Bits>{}, 0))>,
-               smem);
+    with_value_type(p_.value, [](auto value_tag) {
+      using V = typename decltype(value_tag)::type;
+      allow_smem(table_detail::scatter_kernel<Policy, Bits, V, Digit>, Policy::template smem_bytes<Bits, V>());
+    });
   }
-
-  template <class Bits>
-  std::vector<KernelLaunch> kernels() const {
+  std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
+  std::vector<KernelLaunch> kernels() const override {
     constexpr int T = Policy::kBlockThreads;
-    using Digit = decltype(Digits::digit(KeyMap<Bits>{}, 0));
     std::vector<KernelLaunch> out = {kernel_launch(
         "count", table_detail::count_kernel<T, Policy::kItemsPerThread, Policy::kBins, Bits, Digit>, T, 0)};
     Policy::TableScan::append_kernels(Policy::kScan, out);
-    constexpr std::size_t smem = Policy::template smem_bytes<Bits>();
-    out.push_back(p_.value == ValueType::none
-                      ? kernel_launch("scatter", table_detail::scatter_kernel<Policy, Bits, false, Digit>, T, smem)
-                      : kernel_launch("scatter", table_detail::scatter_kernel<Policy, Bits, true, Digit>, T, smem));
+    with_value_type(p_.value, [&](auto value_tag) {
+      using V = typename decltype(value_tag)::type;
+      out.push_back(kernel_launch("scatter", table_detail::scatter_kernel<Policy, Bits, V, Digit>, T,
+                                  Policy::template smem_bytes<Bits, V>()));
+    });
     return out;
   }
-
-  template <class Bits>
-  void sort(const Buffers& b, void* temp, cudaStream_t s) {
-    if (p_.value == ValueType::none)
-      sort<Bits, false>(b, temp, s);
-    else
-      sort<Bits, true>(b, temp, s);
+  void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
+    if (p_.n <= 1) return copy_trivial(p_, b, s);
+    if (bytes < layout_.bytes) throw std::invalid_argument("radix: temp storage too small");
+    with_value_type(p_.value, [&](auto value_tag) { sort<typename decltype(value_tag)::type>(b, temp, s); });
   }
 
-  template <class Bits, bool HasValues>
+ private:
+  using Digit = decltype(Digits::digit(KeyMap<Bits>{}, 0));
+
+  template <class V>
   void sort(const Buffers& b, void* temp, cudaStream_t s) {
     constexpr int T = Policy::kBlockThreads;
-    constexpr std::size_t smem = Policy::template smem_bytes<Bits>();
+    constexpr std::size_t smem = Policy::template smem_bytes<Bits, V>();
     const KeyMap<Bits> map = key_map<Bits>(p_);
     auto* kin = static_cast<Bits*>(b.keys_in);
     auto* kout = static_cast<Bits*>(b.keys_out);
     auto* kalt = temp_at<Bits>(temp, alt_keys_);
-    auto* vin = static_cast<unsigned*>(b.values_in);
-    auto* vout = static_cast<unsigned*>(b.values_out);
-    auto* valt = temp_at<unsigned>(temp, alt_values_);
+    auto* vin = static_cast<V*>(b.values_in);
+    auto* vout = static_cast<V*>(b.values_out);
+    auto* valt = temp_at<V>(temp, alt_values_);
     unsigned* table = temp_at<unsigned>(temp, table_);
     for (int pass = 0; pass < passes_; ++pass) {
       const auto digit = Digits::digit(map, pass);
@@ -253,7 +235,7 @@ class TableRadixInstance final : public Instance {
           <<<tiles_, T, 0, s>>>(k.src, p_.n, table, tiles_, digit);
       check_launch("radix: count");
       Policy::TableScan::run(table, table_len_, Policy::kScan, temp_at<void>(temp, scan_temp_), s);
-      table_detail::scatter_kernel<Policy, Bits, HasValues>
+      table_detail::scatter_kernel<Policy, Bits, V>
           <<<tiles_, T, smem, s>>>(k.src, k.dst, v.src, v.dst, p_.n, table, tiles_, digit);
       check_launch("radix: scatter");
     }
@@ -266,10 +248,17 @@ class TableRadixInstance final : public Instance {
   std::size_t table_len_ = 0, alt_keys_ = 0, alt_values_ = 0, table_ = 0, scan_temp_ = 0;
 };
 
+// The instance for the problem's key width.
+template <class Policy, class Digits>
+std::unique_ptr<Instance> make_table_radix(const Problem& p) {
+  return with_key_bits(p.key, [&](auto bits_tag) -> std::unique_ptr<Instance> {
+    return std::make_unique<TableRadixInstance<Policy, Digits, typename decltype(bits_tag)::type>>(p);
+  });
+}
+
 template <class Policy>
 std::string table_smem_reason(const Problem& p) {
-  return smem_reason(key_bytes(p.key) == 4 ? Policy::template smem_bytes<std::uint32_t>()
-                                           : Policy::template smem_bytes<std::uint64_t>());
+  return smem_reason(Policy::smem_bytes(p));
 }
 
 // Bytes per key of one of these sorts: keys read twice and written once per

@@ -26,6 +26,7 @@ VariantInfo binary_table_info(const std::string& design, Params params, std::str
   v.family = "radix";
   v.description = std::move(description);
   v.seed = std::move(seed);
+  take_every_type(v);
   v.descending = true;
   v.stable = true;
   v.params = std::move(params);
@@ -35,9 +36,7 @@ VariantInfo binary_table_info(const std::string& design, Params params, std::str
     return table_bytes_per_key<P>(p, traffic::digit_passes(p, RadixBits));
   };
   v.unsupported = [](const Problem& p) { return table_smem_reason<P>(p); };
-  v.make = [](const Problem& p) -> std::unique_ptr<Instance> {
-    return std::make_unique<TableRadixInstance<P, BinaryDigits<RadixBits>>>(p);
-  };
+  v.make = make_table_radix<P, BinaryDigits<RadixBits>>;
   return v;
 }
 

@@ -11,7 +11,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include "sortbench/types.hpp"
 
@@ -33,11 +38,31 @@ SORTBENCH_HD U bit_copy(T v) {
   return u;
 }
 
+// The order-preserving maps on raw bits, one definition for every width:
+// KeyTraits below and the radix kernels' run-time key map both use them.
+template <class Bits>
+SORTBENCH_HD Bits sign_bit() {
+  return Bits(Bits(1) << (sizeof(Bits) * 8 - 1));
+}
+template <class Bits>
+SORTBENCH_HD Bits signed_ordered_bits(Bits b) {
+  return Bits(b ^ sign_bit<Bits>());
+}
+// Sign-magnitude floats (binary16, bfloat16, binary32, binary64): -0.0 first
+// becomes +0.0, then negatives flip every bit and positives the sign bit.
+template <class Bits>
+SORTBENCH_HD Bits float_ordered_bits(Bits b) {
+  const Bits sign = sign_bit<Bits>();
+  if (b == sign) b = 0;
+  return (b & sign) ? Bits(~b) : Bits(b ^ sign);
+}
+
 template <class T, class Bits>
 struct UnsignedKeyTraits {
   using Key = T;
   using UnsignedBits = Bits;
   static constexpr int kBits = int(sizeof(T) * 8);
+  static constexpr bool kFloat = false;
   SORTBENCH_HD static Bits to_bits(T k) { return bit_copy<T, Bits>(k); }
   SORTBENCH_HD static T from_bits(Bits b) { return bit_copy<Bits, T>(b); }
   SORTBENCH_HD static Bits ordered(T k) { return to_bits(k); }
@@ -47,28 +72,29 @@ struct UnsignedKeyTraits {
 
 template <class T, class Bits>
 struct SignedKeyTraits : UnsignedKeyTraits<T, Bits> {
-  static constexpr Bits kSign = Bits(1) << (sizeof(T) * 8 - 1);
-  SORTBENCH_HD static Bits ordered(T k) { return bit_copy<T, Bits>(k) ^ kSign; }
-  SORTBENCH_HD static T from_ordered(Bits b) { return bit_copy<Bits, T>(b ^ kSign); }
+  SORTBENCH_HD static Bits ordered(T k) { return signed_ordered_bits(bit_copy<T, Bits>(k)); }
+  SORTBENCH_HD static T from_ordered(Bits b) { return bit_copy<Bits, T>(signed_ordered_bits(b)); }
 };
 
 template <class T, class Bits>
 struct FloatKeyTraits : UnsignedKeyTraits<T, Bits> {
-  static constexpr Bits kSign = Bits(1) << (sizeof(T) * 8 - 1);
-  SORTBENCH_HD static Bits ordered(T k) {
-    Bits b = bit_copy<T, Bits>(k);
-    if (b == kSign) b = 0;  // -0.0 sorts as +0.0, as in CUB
-    return (b & kSign) ? Bits(~b) : Bits(b ^ kSign);
-  }
+  static constexpr bool kFloat = true;
+  SORTBENCH_HD static Bits ordered(T k) { return float_ordered_bits(bit_copy<T, Bits>(k)); }
   SORTBENCH_HD static T from_ordered(Bits b) {
-    return bit_copy<Bits, T>((b & kSign) ? Bits(b ^ kSign) : Bits(~b));
+    return bit_copy<Bits, T>((b & sign_bit<Bits>()) ? Bits(b ^ sign_bit<Bits>()) : Bits(~b));
   }
 };
 
+template <> struct KeyTraits<std::uint8_t> : UnsignedKeyTraits<std::uint8_t, std::uint8_t> {};
+template <> struct KeyTraits<std::uint16_t> : UnsignedKeyTraits<std::uint16_t, std::uint16_t> {};
 template <> struct KeyTraits<std::uint32_t> : UnsignedKeyTraits<std::uint32_t, std::uint32_t> {};
 template <> struct KeyTraits<std::uint64_t> : UnsignedKeyTraits<std::uint64_t, std::uint64_t> {};
+template <> struct KeyTraits<std::int8_t> : SignedKeyTraits<std::int8_t, std::uint8_t> {};
+template <> struct KeyTraits<std::int16_t> : SignedKeyTraits<std::int16_t, std::uint16_t> {};
 template <> struct KeyTraits<std::int32_t> : SignedKeyTraits<std::int32_t, std::uint32_t> {};
 template <> struct KeyTraits<std::int64_t> : SignedKeyTraits<std::int64_t, std::uint64_t> {};
+template <> struct KeyTraits<__half> : FloatKeyTraits<__half, std::uint16_t> {};
+template <> struct KeyTraits<__nv_bfloat16> : FloatKeyTraits<__nv_bfloat16, std::uint16_t> {};
 template <> struct KeyTraits<float> : FloatKeyTraits<float, std::uint32_t> {};
 template <> struct KeyTraits<double> : FloatKeyTraits<double, std::uint64_t> {};
 
@@ -95,6 +121,12 @@ struct OrderedGreater {
 };
 
 template <KeyType K> struct KeyTypeOf;
+template <> struct KeyTypeOf<KeyType::u8> { using type = std::uint8_t; };
+template <> struct KeyTypeOf<KeyType::i8> { using type = std::int8_t; };
+template <> struct KeyTypeOf<KeyType::u16> { using type = std::uint16_t; };
+template <> struct KeyTypeOf<KeyType::i16> { using type = std::int16_t; };
+template <> struct KeyTypeOf<KeyType::f16> { using type = __half; };
+template <> struct KeyTypeOf<KeyType::bf16> { using type = __nv_bfloat16; };
 template <> struct KeyTypeOf<KeyType::u32> { using type = std::uint32_t; };
 template <> struct KeyTypeOf<KeyType::i32> { using type = std::int32_t; };
 template <> struct KeyTypeOf<KeyType::f32> { using type = float; };
@@ -104,18 +136,78 @@ template <> struct KeyTypeOf<KeyType::f64> { using type = double; };
 
 template <class T> struct TypeTag { using type = T; };
 
-// Calls f(TypeTag<KeyT>{}) for the run-time key type.
+// The C++ key types by width, for explicit instantiation lists:
+// SORTBENCH_KEYS_32(X) expands to X(std::uint32_t) X(std::int32_t) X(float).
+#define SORTBENCH_KEYS_8_16(X) X(std::uint8_t) X(std::int8_t) X(std::uint16_t) X(std::int16_t) X(__half) X(__nv_bfloat16)
+#define SORTBENCH_KEYS_32(X) X(std::uint32_t) X(std::int32_t) X(float)
+#define SORTBENCH_KEYS_64(X) X(std::uint64_t) X(std::int64_t) X(double)
+
+// A compile-time set of key types: a variant instantiates only the types it
+// declares (VariantInfo::key_types), which keeps the build short.
+template <KeyType... Ks> struct KeyTypeSet {};
+using WordKeyTypes = KeyTypeSet<KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64>;
+using AllKeyTypes = KeyTypeSet<KeyType::u8, KeyType::i8, KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16,
+                               KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64>;
+
+namespace detail {
+template <KeyType K, KeyType... Rest, class F>
+decltype(auto) dispatch_key(KeyType k, F& f) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return f(TypeTag<typename KeyTypeOf<K>::type>{});
+  } else {
+    if (k == K) return f(TypeTag<typename KeyTypeOf<K>::type>{});
+    return dispatch_key<Rest...>(k, f);
+  }
+}
+template <KeyType... Ks, class F>
+decltype(auto) dispatch_in(KeyTypeSet<Ks...>, KeyType k, F& f) {
+  if (((k != Ks) && ...))
+    throw std::invalid_argument("key type " + to_string(k) + " is not instantiated by this variant");
+  return dispatch_key<Ks...>(k, f);
+}
+}  // namespace detail
+
+// Calls f(TypeTag<KeyT>{}) for the run-time key type, among the types of Set.
+template <class Set, class F>
+decltype(auto) with_key_type_in(KeyType k, F&& f) {
+  return detail::dispatch_in(Set{}, k, f);
+}
+// The same over every key type.
 template <class F>
 decltype(auto) with_key_type(KeyType k, F&& f) {
-  switch (k) {
-    case KeyType::u32: return f(TypeTag<std::uint32_t>{});
-    case KeyType::i32: return f(TypeTag<std::int32_t>{});
-    case KeyType::f32: return f(TypeTag<float>{});
-    case KeyType::u64: return f(TypeTag<std::uint64_t>{});
-    case KeyType::i64: return f(TypeTag<std::int64_t>{});
-    case KeyType::f64: break;
+  return with_key_type_in<AllKeyTypes>(k, f);
+}
+
+// Keys only: no value moves with a key.
+struct NoValue {};
+template <class V>
+inline constexpr bool kHasValues = !std::is_same<V, NoValue>::value;
+
+// Calls f(TypeTag<V>{}) with V = NoValue, std::uint32_t or std::uint64_t.
+template <class F>
+decltype(auto) with_value_type(ValueType v, F&& f) {
+  if (v == ValueType::u32) return f(TypeTag<std::uint32_t>{});
+  if (v == ValueType::u64) return f(TypeTag<std::uint64_t>{});
+  return f(TypeTag<NoValue>{});
+}
+
+// The unsigned word of a key width: what the radix kernels move.
+template <std::size_t Bytes> struct BitsOfSize;
+template <> struct BitsOfSize<1> { using type = std::uint8_t; };
+template <> struct BitsOfSize<2> { using type = std::uint16_t; };
+template <> struct BitsOfSize<4> { using type = std::uint32_t; };
+template <> struct BitsOfSize<8> { using type = std::uint64_t; };
+
+// Calls f(TypeTag<Bits>{}) with the unsigned word of the key type's width.
+template <class F>
+decltype(auto) with_key_bits(KeyType k, F&& f) {
+  switch (key_bytes(k)) {
+    case 1: return f(TypeTag<std::uint8_t>{});
+    case 2: return f(TypeTag<std::uint16_t>{});
+    case 4: return f(TypeTag<std::uint32_t>{});
+    default: break;
   }
-  return f(TypeTag<double>{});
+  return f(TypeTag<std::uint64_t>{});
 }
 
 }  // namespace sortbench
