@@ -20,14 +20,6 @@ for step in "$@"; do
       nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
       "$bin/sortbench" info | tee "$out/info.txt" || status=1
       ;;
-    tests*)
-      filter=${step#tests}
-      filter=${filter#:}
-      note "gpu tests ${filter:-all}"
-      "$bin/sortbench_gpu_tests" ${filter:+--gtest_filter="$filter"} --gtest_output="json:$out/gpu-tests.json" \
-        >"$out/gpu-tests.log" 2>&1 || status=1
-      grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure|FAILED" "$out/gpu-tests.log" | tail -n 40
-      ;;
     tests-sharded:*)
       spec=${step#tests-sharded:}
       shards=${spec%%:*}
@@ -44,6 +36,14 @@ for step in "$@"; do
         wait "${pids[$i]}" || status=1
         grep -E "^\[==========\].*ran|^\[  (PASSED|FAILED) \]|Failure$" "$out/gpu-tests-shard$i.log" | sed "s/^/shard $i: /" | tail -n 12
       done
+      ;;
+    tests*)
+      filter=${step#tests}
+      filter=${filter#:}
+      note "gpu tests ${filter:-all}"
+      "$bin/sortbench_gpu_tests" ${filter:+--gtest_filter="$filter"} --gtest_output="json:$out/gpu-tests.json" \
+        >"$out/gpu-tests.log" 2>&1 || status=1
+      grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure|FAILED" "$out/gpu-tests.log" | tail -n 40
       ;;
     memcheck* | racecheck*)
       tool=${step%%:*}

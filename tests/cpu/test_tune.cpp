@@ -559,7 +559,10 @@ TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
   const auto picked = resolve_best_selectors({"fake"}, w64, best, Registry::instance());
   ASSERT_EQ(picked.size(), 1u);
   EXPECT_EQ(picked[0]->label, lib.ours);
-  const Workload wf{KeyType::f32, ValueType::none, Order::ascending, 1 << 20, {}, 1};
+  // A key type without an entry takes the entry of its width: i64 and f64 that of u64.
+  const Workload wi{KeyType::i64, ValueType::none, Order::ascending, 1 << 20, {}, 1};
+  EXPECT_EQ(resolve_best_selectors({"fake"}, wi, best, Registry::instance())[0]->label, lib.ours);
+  const Workload wf{KeyType::f16, ValueType::none, Order::ascending, 1 << 20, {}, 1};
   EXPECT_EQ(resolve_best_selectors({"fake"}, wf, best, Registry::instance())[0]->label, "fake.radix.rb8.ipt8.tpb256");
   EXPECT_EQ(resolve_best_selectors({"fa*"}, w64, nullptr, Registry::instance())[0]->label, "fake.radix.rb8.ipt8.tpb256");
   EXPECT_TRUE(resolve_best_selectors({"nomatch"}, w64, best, Registry::instance()).empty());

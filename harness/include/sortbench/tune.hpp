@@ -332,8 +332,9 @@ nlohmann::json read_best_json(const std::string& path, const std::string& gpu_mo
 // A config's best:FAMILY entries (family globs) on workload w: per family of
 // ours that a glob matches, the point best.json names as the best of ours
 // for w's key, value, order and size (select_best, "ours": also where a
-// library call won) when it is of that family, else the family's default
-// point. `best` may be null or empty (no tuning for this GPU).
+// library call won; where best.json has no entry for the key type, the entry
+// of a key type of the same width) when it is of that family, else the
+// family's default point. `best` may be null or empty (no tuning for this GPU).
 std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::string>& family_globs,
                                                        const Workload& w, const nlohmann::json& best,
                                                        const Registry& r);

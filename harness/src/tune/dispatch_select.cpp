@@ -71,7 +71,11 @@ std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::st
                                                        const Workload& w, const nlohmann::json& best,
                                                        const Registry& r) {
   std::vector<const VariantInfo*> out;
-  const BestChoice choice = select_best(best, w.key, w.value, w.order, w.n);
+  // The entry for the key type, else for another key type of the same width
+  // (f64 and i64 take u64's pick: the radix kernels are per key width).
+  BestChoice choice = select_best(best, w.key, w.value, w.order, w.n);
+  for (KeyType k : kAllKeyTypes)
+    if (!choice.found && key_bytes(k) == key_bytes(w.key)) choice = select_best(best, k, w.value, w.order, w.n);
   const VariantInfo* tuned = choice.found ? r.find(choice.ours) : nullptr;
   for (const auto& family : r.default_families()) {
     bool wanted = false;
