@@ -18,7 +18,7 @@ pick() { python3 -c "import json,sys; print(' '.join(e['variant']+'@'+str(e['n_m
 # 1. Reference run.
 "$bin" tune --space space.json --fake-evaluator --out ref.json --best ref-best.json --cache ref.jsonl > /dev/null 2>&1
 total=$(wc -l < ref.jsonl)
-[ "$total" -eq 280 ] || fail "expected 280 cached evaluations (2 groups x (2 baselines + 26 points) x 5 workloads), got $total"
+[ "$total" -eq 300 ] || fail "expected 300 cached evaluations (2 groups x (4 CUB radix sort calls + 26 points) x 5 workloads), got $total"
 # The fake kernels' resources are in the report; tpb512 x ipt16 is pruned for its registers.
 python3 - ref.json <<'PY' || fail "ref.json: resources not reported"
 import json, sys
@@ -75,7 +75,7 @@ PY
 "$bin" merge --out m.json --best m-best.json dev.shard-0-of-2.json dev.shard-1-of-2.json > /dev/null
 [ "$(pick m-best.json)" = "$(pick ref-best.json)" ] || fail "sortbench merge differs from unsharded"
 "$bin" merge --caches ref.jsonl,crash.jsonl --cache-out joined.jsonl > /dev/null
-[ "$(wc -l < joined.jsonl)" -eq 280 ] || fail "merged caches should hold 280 distinct keys"
+[ "$(wc -l < joined.jsonl)" -eq 300 ] || fail "merged caches should hold 300 distinct keys"
 
 # 5. --dry-run touches no GPU (CUDA_VISIBLE_DEVICES= hides any there is), writes nothing,
 # and prints the groups, points and pruned points.

@@ -1,8 +1,9 @@
 // Baselines: cub::DeviceRadixSort::SortKeys/SortPairs (and the Descending
-// forms), once with 32-bit and once with 64-bit num_items: CUB takes a
-// different code path for each, and which is faster depends on the workload
-// (anchors.md), so reports take the faster of the two per workload. The
-// DoubleBuffer overloads are an opt-in probe of one more knob.
+// forms), with 32-bit and with 64-bit num_items, through the pointer and the
+// DoubleBuffer overloads: CUB takes a different code path for each offset
+// type, and which is faster depends on the workload (anchors.md); the
+// DoubleBuffer forms are within about 1 % of the pointer forms, either way
+// (results/<gpu-model>/cub-knobs.json). Reports take the fastest per workload.
 #include <limits>
 
 #include "cub_radix_sort.cuh"
@@ -52,20 +53,20 @@ template <class Offset>
 VariantInfo cub_radix_sort_double_buffer_info() {
   VariantInfo v;
   v.label = std::string("cub.radix_sort.double_buffer.") + offset_label<Offset>();
-  v.family = "cub.radix_sort.double_buffer";
+  v.family = "cub";
   v.description = std::string("cub::DeviceRadixSort::SortKeys/SortPairs, DoubleBuffer overloads, ") +
                   (sizeof(Offset) == 4 ? "int" : "int64_t") +
-                  " num_items; a final copy when the result ends in the other buffer (opt-in probe)";
+                  " num_items; a final copy when the result ends in the other buffer";
   v.seed = "-";
-  v.key_types = {KeyType::u32, KeyType::u64};
-  v.value_types = {ValueType::none, ValueType::u32};
+  v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
+  v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
+  v.descending = true;
   v.stable = true;
-  v.opt_in = true;
   v.in_place = true;
   set_offset_cap<Offset>(v);
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, 8); };
   v.make = [](const Problem& p) {
-    return with_key_type_in<KeyTypeSet<KeyType::u32, KeyType::u64>>(p.key, [&](auto tag) {
+    return with_key_type(p.key, [&](auto tag) {
       return make_cub_radix_sort_double_buffer<typename decltype(tag)::type, Offset>(p);
     });
   };

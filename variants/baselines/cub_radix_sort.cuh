@@ -19,19 +19,14 @@ std::unique_ptr<Instance> make_cub_radix_sort(const Problem& p);
 
 // The DoubleBuffer overloads: CUB may overwrite both buffers and needs no
 // third one; the result lands in whichever buffer the pass count leaves it.
-// Instantiated for u32 and u64 keys, keys only or with u32 values, ascending:
-// the probe of this knob (README "Baselines"), not a default baseline.
 template <class Key, class Offset>
 std::unique_ptr<Instance> make_cub_radix_sort_double_buffer(const Problem& p);
 
 }  // namespace sortbench::baselines
 
-// Explicit instantiations for one key type and offset type.
-#define SORTBENCH_CUB_RADIX_SORT_INSTANTIATE(Key, Offset)                                          \
-  namespace sortbench::baselines {                                                                \
-  template std::unique_ptr<Instance> make_cub_radix_sort<Key, Offset>(const Problem&);             \
-  }
-#define SORTBENCH_CUB_RADIX_SORT_DOUBLE_BUFFER_INSTANTIATE(Key, Offset)                            \
-  namespace sortbench::baselines {                                                                \
+// Explicit instantiations of both forms for one key type and offset type.
+#define SORTBENCH_CUB_RADIX_SORT_INSTANTIATE(Key, Offset)                                            \
+  namespace sortbench::baselines {                                                                  \
+  template std::unique_ptr<Instance> make_cub_radix_sort<Key, Offset>(const Problem&);               \
   template std::unique_ptr<Instance> make_cub_radix_sort_double_buffer<Key, Offset>(const Problem&); \
   }
