@@ -145,7 +145,7 @@ def throughput_figures(report):
     device = report.get("context", {}).get("device", {}).get("name", "")
     globs = rc.baseline_globs(report)
     for g, by_variant in groups.items():
-        fig, ax = plt.subplots(figsize=(8, 4.8))
+        fig, ax = plt.subplots(figsize=(11, 4.8))
         # The fastest CUB call at each n: one dashed line. A CUB label that is
         # that call at every n of the group is drawn only as the dashed line.
         by_n = defaultdict(list)
@@ -177,7 +177,7 @@ def throughput_figures(report):
         ax.set_title(f"{group_title(g)}" + (f" on {device}" if device else ""))
         ax.grid(True, which="major", alpha=0.3)
         ax.set_ylim(bottom=0)
-        ax.legend(fontsize=8, loc="upper left", framealpha=0.9)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the axes: never over the lines
         caption = (f"Throughput against n, {group_title(g)}: {len(lines)} variant(s); dashed: the fastest CUB call "
                    f"at each n ({', '.join(cub_names) or 'none measured'}) and Thrust ({THRUST})")
         if omitted:

@@ -300,7 +300,7 @@ std::string summary_table(const std::vector<PointResult>& results, const std::ve
   }
   std::ostringstream os;
   os << std::left << std::setw(40) << "workload" << std::setw(38) << "fastest of ours" << std::right << std::setw(8)
-     << "GKeys/s" << "  " << std::left << std::setw(24) << "fastest library call" << std::right << std::setw(8)
+     << "GKeys/s" << "  " << std::left << std::setw(36) << "fastest library call" << std::right << std::setw(8)
      << "GKeys/s" << "  " << std::left << std::setw(18) << "won by" << "failed/skipped\n";
   for (const auto& w : order) {
     const Row& row = rows[w];
@@ -314,7 +314,7 @@ std::string summary_table(const std::vector<PointResult>& results, const std::ve
     }
     os << std::left << std::setw(40) << workload_text(*row.any) << std::setw(38)
        << (row.ours ? row.ours->variant : "-") << std::right << std::setw(8)
-       << (row.ours ? fixed(row.ours->gkeys_per_s, 2) : "-") << "  " << std::left << std::setw(24)
+       << (row.ours ? fixed(row.ours->gkeys_per_s, 2) : "-") << "  " << std::left << std::setw(36)
        << (row.library ? row.library->variant : "-") << std::right << std::setw(8)
        << (row.library ? fixed(row.library->gkeys_per_s, 2) : "-") << "  " << std::left << std::setw(18) << verdict
        << row.failed << "/" << row.skipped << "\n";
