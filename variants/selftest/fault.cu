@@ -1,6 +1,6 @@
 // Variants that fail on purpose, so a user can watch fault isolation work on
 // their own GPU and driver (docs/tune.md, "Fault isolation"):
-//   sortbench run --isolate --variants 'test.fault.*,cub.radix_sort' ...
+//   sortbench run --isolate --variants 'test.fault.*,cub.radix_sort.off64' ...
 // Each is recorded failed with its CUDA error while the other points are
 // measured. Opt-in: only a pattern that begins with "test.fault" selects them,
 // so "*" and family globs never do.

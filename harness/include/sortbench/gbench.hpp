@@ -21,7 +21,7 @@ enum class GbenchSamples {
   median,
 };
 
-// "cub.radix_sort/u32/pairs:u32/uniform/n:1048576" (order and seed only when
+// "cub.radix_sort.off64/u32/pairs:u32/uniform/n:1048576" (order and seed only when
 // not the defaults): unique per variant, params (in the label) and workload.
 std::string gbench_name(const PointResult& r);
 

@@ -109,6 +109,10 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   // best:FAMILY picks from this GPU's best.json: known once the GPU is.
   json best_doc;
   std::string best_path;
+  auto load_best = [&](const std::string& model) {
+    best_path = sortbench::detail::best_json_path("", model);
+    best_doc = tune::read_best_json(best_path, model);
+  };
   auto variants_for = [&](const Workload& w) {
     std::vector<const VariantInfo*> vs = matched;
     if (!best_families.empty())
@@ -117,17 +121,13 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     return vs;
   };
   if (vm.count("dry-run")) {
-    std::string why;
     if (!best_families.empty()) {
-      if (gpu_available(&why)) {
-        const std::string model = device_model_slug(query_device(false).name);
-        best_path = sortbench::detail::best_json_path("", model);
-        best_doc = tune::read_best_json(best_path, model);
-      }
-      std::cerr << "sortbench: best:FAMILY from "
-                << (best_doc.is_null() ? "each family's default point (no best.json for this GPU" +
-                                             std::string(why.empty() ? "" : ": no GPU") + ")"
-                                       : best_path)
+      std::string no_gpu;
+      if (gpu_available(&no_gpu)) load_best(device_model_slug(query_device(false).name));
+      std::cerr << "sortbench: best:FAMILY: "
+                << (!no_gpu.empty()          ? std::string("each family's default point (no GPU: its model, and so its best.json, is unknown)")
+                    : best_doc.is_null() ? "each family's default point (" + best_path + ": none for this GPU)"
+                                         : "the picks of " + best_path)
                 << "\n";
     }
     std::size_t total = 0;
@@ -162,11 +162,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     runner = std::make_unique<Runner>(cfg.measure, dev);
   }
   const std::string device_name = device.value("name", "unknown GPU");
-  if (!best_families.empty()) {
-    const std::string model = device.value("model", device_model_slug(device_name));
-    best_path = sortbench::detail::best_json_path("", model);
-    best_doc = tune::read_best_json(best_path, model);
-  }
+  if (!best_families.empty()) load_best(device.value("model", device_model_slug(device_name)));
   std::size_t total = 0;
   for (const auto& w : workloads) total += variants_for(w).size();
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
