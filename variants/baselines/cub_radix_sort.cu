@@ -18,31 +18,33 @@ constexpr const char* offset_label() {
   return sizeof(Offset) == 4 ? "off32" : "off64";
 }
 
+// What the forms of one offset type share; `form` is "" or "double_buffer.".
 template <class Offset>
-void set_offset_cap(VariantInfo& v) {
-  if constexpr (sizeof(Offset) == 4) {
-    v.max_n = std::size_t(std::numeric_limits<Offset>::max());
-    v.max_n_why = "num_items is a 32-bit int";
-  }
-}
-
-template <class Offset>
-VariantInfo cub_radix_sort_info() {
+VariantInfo cub_radix_sort_form(const std::string& form, const std::string& overloads) {
   VariantInfo v;
-  v.label = std::string("cub.radix_sort.") + offset_label<Offset>();
+  v.label = "cub.radix_sort." + form + offset_label<Offset>();
   v.family = "cub";
-  v.description = std::string("cub::DeviceRadixSort::SortKeys/SortPairs with ") +
+  v.description = "cub::DeviceRadixSort::SortKeys/SortPairs" + overloads + " with " +
                   (sizeof(Offset) == 4 ? "int" : "int64_t") + " num_items (Onesweep on sm_90), all key bits";
   v.seed = "-";
   v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
   v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
   v.descending = true;
   v.stable = true;
-  set_offset_cap<Offset>(v);
+  if constexpr (sizeof(Offset) == 4) {
+    v.max_n = std::size_t(std::numeric_limits<Offset>::max());
+    v.max_n_why = "num_items is a 32-bit int";
+  }
   // CUB picks the Onesweep path for large inputs: an up-front histogram
   // (read keys once), then one read and one write of keys and values per
   // 8-bit digit pass.
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, 8); };
+  return v;
+}
+
+template <class Offset>
+VariantInfo cub_radix_sort_info() {
+  VariantInfo v = cub_radix_sort_form<Offset>("", "");
   v.make = [](const Problem& p) {
     return with_key_type(p.key, [&](auto tag) { return make_cub_radix_sort<typename decltype(tag)::type, Offset>(p); });
   };
@@ -51,20 +53,9 @@ VariantInfo cub_radix_sort_info() {
 
 template <class Offset>
 VariantInfo cub_radix_sort_double_buffer_info() {
-  VariantInfo v;
-  v.label = std::string("cub.radix_sort.double_buffer.") + offset_label<Offset>();
-  v.family = "cub";
-  v.description = std::string("cub::DeviceRadixSort::SortKeys/SortPairs, DoubleBuffer overloads, ") +
-                  (sizeof(Offset) == 4 ? "int" : "int64_t") +
-                  " num_items; a final copy when the result ends in the other buffer";
-  v.seed = "-";
-  v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
-  v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
-  v.descending = true;
-  v.stable = true;
+  VariantInfo v = cub_radix_sort_form<Offset>(
+      "double_buffer.", ", DoubleBuffer overloads (a final copy when the result ends in the other buffer),");
   v.in_place = true;
-  set_offset_cap<Offset>(v);
-  v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, 8); };
   v.make = [](const Problem& p) {
     return with_key_type(p.key, [&](auto tag) {
       return make_cub_radix_sort_double_buffer<typename decltype(tag)::type, Offset>(p);
