@@ -1,6 +1,12 @@
 #include "sortbench/config.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -28,10 +34,14 @@ bool all_digits(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
+// The largest size a sweep takes: what a signed 64-bit count holds.
+constexpr std::uint64_t kMaxSize = std::uint64_t(std::numeric_limits<std::int64_t>::max());
+const char* const kMaxSizeText = "2^63-1";
+
 std::uint64_t checked_u64(const std::string& digits, const std::string& where, const std::string& token) {
   errno = 0;
   const unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
-  if (errno != 0) fail(where, "size '" + token + "' is too large");
+  if (errno != 0 || v > kMaxSize) fail(where, "size '" + token + "' is too large; expected at most " + kMaxSizeText);
   return v;
 }
 
@@ -45,9 +55,16 @@ std::size_t parse_size(const std::string& raw, const std::string& where) {
   if (const auto caret = t.find('^'); caret != std::string::npos) {
     const std::string b = t.substr(0, caret), e = t.substr(caret + 1);
     if (!all_digits(b) || !all_digits(e)) fail(where, "size '" + t + "' is not a number; " + expected);
-    const double v = std::pow(double(checked_u64(b, where, t)), double(checked_u64(e, where, t)));
-    if (v > 9.0e18) fail(where, "size '" + t + "' is too large");
-    return std::size_t(std::llround(v));
+    // Exact integer powers, checked against the limit at every step.
+    const std::uint64_t base = checked_u64(b, where, t), exp = checked_u64(e, where, t);
+    std::uint64_t v = 1;
+    for (std::uint64_t k = 0; k < exp && v != 0; ++k) {
+      if (base != 0 && v > kMaxSize / base) fail(where, "size '" + t + "' is too large; expected at most " + kMaxSizeText);
+      v *= base;
+      if (base <= 1) break;
+    }
+    if (base == 0 && exp > 0) v = 0;
+    return std::size_t(v);
   }
   for (const auto& [suffix, mult] : {std::pair<const char*, std::size_t>{"Ki", 1ull << 10},
                                      {"Mi", 1ull << 20}, {"Gi", 1ull << 30}}) {
@@ -55,23 +72,37 @@ std::size_t parse_size(const std::string& raw, const std::string& where) {
     if (t.size() > suf.size() && t.compare(t.size() - suf.size(), suf.size(), suf) == 0) {
       const std::string d = t.substr(0, t.size() - suf.size());
       if (!all_digits(d)) fail(where, "size '" + t + "' is not a number; " + expected);
-      return std::size_t(checked_u64(d, where, t)) * mult;
+      const std::uint64_t v = checked_u64(d, where, t);
+      if (v > kMaxSize / mult) fail(where, "size '" + t + "' is too large; expected at most " + kMaxSizeText);
+      return std::size_t(v * mult);
     }
   }
   if (all_digits(t)) return std::size_t(checked_u64(t, where, t));
   if (t.find_first_of("eE") != std::string::npos) {
     char* end = nullptr;
     const double v = std::strtod(t.c_str(), &end);
-    if (*end == '\0' && v >= 0 && v < 9.0e18 && v == std::floor(v)) return std::size_t(v);
+    if (*end == '\0' && v >= 0 && v == std::floor(v)) {
+      // 2^63 is the first double past the limit; every double below it is exact here.
+      if (v >= 9223372036854775808.0) fail(where, "size '" + t + "' is too large; expected at most " + kMaxSizeText);
+      return std::size_t(v);
+    }
   }
   fail(where, "size '" + t + "' is not a number; " + expected);
 }
 
 std::vector<std::size_t> parse_sizes(const std::string& spec, const std::string& where) {
   std::vector<std::size_t> out;
+  // Ranges are counted before they are built: a typo such as 1:1e12:+1 is an
+  // error, not an allocation of terabytes.
+  auto room_for = [&](std::uint64_t count, const std::string& item) {
+    if (count > kMaxSizesPerList || out.size() + count > kMaxSizesPerList)
+      fail(where, "range '" + item + "' makes " + std::to_string(count) + " sizes; expected at most " +
+                      std::to_string(kMaxSizesPerList) + " sizes in one list");
+  };
   for (const auto& item : split_list(spec, where)) {
     const auto c1 = item.find(':');
     if (c1 == std::string::npos) {
+      room_for(1, item);
       out.push_back(parse_size(item, where));
       continue;
     }
@@ -87,12 +118,16 @@ std::vector<std::size_t> parse_sizes(const std::string& spec, const std::string&
     if (step[0] == 'x') {
       if (s < 2) fail(where, "range '" + item + "' geometric factor must be at least 2");
       if (a == 0) fail(where, "range '" + item + "' geometric range cannot start at 0");
+      std::uint64_t count = 0;
+      for (std::uint64_t v = a; v <= b; v = v > b / s ? b + 1 : v * s) ++count;
+      room_for(count, item);
       for (std::size_t v = a; v <= b; v *= s) {
         out.push_back(v);
         if (v > std::numeric_limits<std::size_t>::max() / s) break;
       }
     } else {
       if (s == 0) fail(where, "range '" + item + "' arithmetic step must be positive");
+      room_for((b - a) / s + 1, item);
       for (std::size_t v = a; v <= b; v += s) out.push_back(v);
     }
   }
@@ -138,11 +173,16 @@ std::vector<std::size_t> sizes_at(const json& doc, const std::string& path) {
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const std::string p = path + "[" + std::to_string(i) + "]";
     if (arr[i].is_number_unsigned()) {
+      if (arr[i].get<std::uint64_t>() > kMaxSize) fail(p, "size " + arr[i].dump() + " is too large; expected at most " + kMaxSizeText);
+      if (out.size() >= kMaxSizesPerList) fail(p, "more than " + std::to_string(kMaxSizesPerList) + " sizes in one list");
       out.push_back(arr[i].get<std::size_t>());
     } else if (arr[i].is_number_integer()) {
       fail(p, "size " + arr[i].dump() + " is negative; expected a non-negative whole number");
     } else if (arr[i].is_string()) {
-      for (auto n : parse_sizes(arr[i].get<std::string>(), p)) out.push_back(n);
+      for (auto n : parse_sizes(arr[i].get<std::string>(), p)) {
+        if (out.size() >= kMaxSizesPerList) fail(p, "more than " + std::to_string(kMaxSizesPerList) + " sizes in one list");
+        out.push_back(n);
+      }
     } else {
       fail(p, "expected a size: a whole number or a string such as \"2^16:2^28:x4\"");
     }
@@ -279,11 +319,13 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
 json parse_json_text(const std::string& text, const std::string& where) {
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message carries line and column.
+  } catch (const json::exception& e) {
+    // nlohmann's message carries line and column; its "[json.exception...]"
+    // prefix is not for users.
     std::string what = e.what();
-    const auto pos = what.find("parse error");
-    fail(where, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+    const auto bracket = what.find("] ");
+    if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) what = what.substr(bracket + 2);
+    fail(where, "malformed JSON: " + what);
   }
 }
 
@@ -297,6 +339,34 @@ std::string read_text_file(const std::string& path, const std::string& what) {
 
 SweepConfig parse_config(const std::string& text, const std::string& where) {
   return parse_config_json(parse_json_text(text, where), where);
+}
+
+std::vector<std::string> check_key_files(const SweepConfig& c, const std::string& where) {
+  std::vector<std::string> paths;
+  for (const auto& s : c.sweeps)
+    for (const auto& d : s.distributions) {
+      if (d.kind != DistKind::file) continue;
+      const std::string at = where + ": file:" + d.path;
+      struct stat st {};
+      if (::stat(d.path.c_str(), &st) != 0) fail(at, std::string("cannot open the key file: ") + std::strerror(errno));
+      if (S_ISDIR(st.st_mode)) fail(at, "is a folder; expected a file of raw keys");
+      if (!S_ISREG(st.st_mode)) fail(at, "is not a regular file; expected a file of raw keys");
+      if (::access(d.path.c_str(), R_OK) != 0) fail(at, std::string("cannot read the key file: ") + std::strerror(errno));
+      if (st.st_size == 0) fail(at, "is empty; expected raw little-endian keys");
+      std::size_t largest = 0;
+      for (auto n : s.sizes) largest = std::max(largest, n);
+      for (KeyType k : s.keys) {
+        const std::size_t bytes = std::size_t(st.st_size), kb = key_bytes(k);
+        if (bytes % kb)
+          fail(at, std::to_string(bytes) + " bytes are not a whole number of " + to_string(k) + " keys (" +
+                       std::to_string(kb) + " bytes each)");
+        if (bytes / kb < largest)
+          fail(at, "holds " + std::to_string(bytes / kb) + " " + to_string(k) + " keys; the sweep's largest size needs " +
+                       std::to_string(largest));
+      }
+      if (std::find(paths.begin(), paths.end(), d.path) == paths.end()) paths.push_back(d.path);
+    }
+  return paths;
 }
 
 bool is_best_selector(const std::string& v) { return v.rfind(kBestPrefix, 0) == 0; }

@@ -1,5 +1,9 @@
 #include "sortbench/report.hpp"
 
+#include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
+#include "sortbench/json_read.hpp"
+
 #include <unistd.h>
 
 #include <cmath>
@@ -47,18 +51,19 @@ json stats_to_json(const SampleStats& s) {
           {"rel_stderr", s.rel_stderr}, {"raw", s.raw}};
 }
 
-SampleStats stats_from_json(const json& j) {
+SampleStats stats_from_json(const JsonAt& j) {
   SampleStats s;
-  s.samples = j.at("samples").get<std::size_t>();
-  s.median = j.at("median").get<double>();
-  s.mean = j.at("mean").get<double>();
-  s.min = j.at("min").get<double>();
-  s.max = j.at("max").get<double>();
-  s.stdev = j.at("stdev").get<double>();
-  s.q1 = j.at("q1").get<double>();
-  s.q3 = j.at("q3").get<double>();
-  s.rel_stderr = j.at("rel_stderr").get<double>();
-  s.raw = j.at("raw").get<std::vector<double>>();
+  s.samples = j["samples"].unsigned_integer();
+  s.median = j["median"].non_negative();
+  s.mean = j["mean"].non_negative();
+  s.min = j["min"].non_negative();
+  s.max = j["max"].non_negative();
+  s.stdev = j["stdev"].non_negative();
+  s.q1 = j["q1"].non_negative();
+  s.q3 = j["q3"].non_negative();
+  s.rel_stderr = j["rel_stderr"].non_negative();
+  const JsonAt raw = j["raw"];
+  for (std::size_t i = 0; i < raw.size(); ++i) s.raw.push_back(raw[i].non_negative());
   return s;
 }
 
@@ -108,55 +113,68 @@ json result_to_json(const PointResult& r) {
   return j;
 }
 
-PointResult result_from_json(const json& j, const std::string& where) {
-  try {
-    PointResult r;
-    r.variant = j.at("variant").get<std::string>();
-    r.family = j.at("family").get<std::string>();
-    for (const auto& [k, v] : j.at("params").items())
-      r.params.push_back({k, "", v.is_string() ? v.get<std::string>() : v.dump()});
-    r.claims_stable = j.at("claims_stable").get<bool>();
-    auto key = parse_key_type(j.at("key").get<std::string>());
-    auto value = parse_value_type(j.at("value").get<std::string>());
-    auto order = parse_order(j.at("order").get<std::string>());
-    if (!key || !value || !order) throw std::runtime_error("bad key, value or order");
-    r.key = *key;
-    r.value = *value;
-    r.order = *order;
-    r.n = j.at("n").get<std::size_t>();
-    r.distribution = j.at("distribution").get<std::string>();
-    r.seed = j.at("seed").get<std::uint64_t>();
-    r.status = parse_status(j.at("status").get<std::string>());
-    r.reason = j.value("reason", "");
-    const json& v = j.at("validation");
-    r.validation.checked = v.at("checked").get<bool>();
-    r.validation.sorted = v.at("sorted").get<bool>();
-    r.validation.permutation = v.at("permutation").get<bool>();
-    r.validation.stability_checked = v.at("stability_checked").get<bool>();
-    r.validation.stable = v.at("stable").get<bool>();
-    r.validation.first_bad_index = v.at("first_bad_index").get<std::int64_t>();
-    r.validation.message = v.at("message").get<std::string>();
-    r.temp_bytes = j.at("temp_bytes").get<std::size_t>();
-    r.bytes_per_key = j.at("bytes_per_key").get<double>();
-    if (r.status == Status::ok) {
-      r.time_ms = stats_from_json(j.at("time_ms"));
-      r.stop_reason = j.at("stop_reason").get<std::string>();
-      r.cold_l2 = j.at("cold_l2").get<bool>();
-      r.sm_clock_mhz = j.at("sm_clock_mhz").get<double>();
-      r.throttled_samples = j.at("throttled_samples").get<std::size_t>();
-      r.throttled = j.at("throttled").get<bool>();
-      r.gkeys_per_s = j.at("gkeys_per_s").get<double>();
-      r.gb_per_s = j.at("gb_per_s").get<double>();
-      r.fraction_of_copy_bw = j.at("fraction_of_copy_bw").get<double>();
-      r.speedup = j.at("speedup").get<std::map<std::string, double>>();
-      if (j.contains("vs"))  // schema version 2
-        for (const auto& [group, b] : j.at("vs").items())
-          r.vs[group] = {b.at("baseline").get<std::string>(), b.at("speedup").get<double>()};
-    }
-    return r;
-  } catch (const std::exception& e) {
-    throw std::runtime_error(where + ": " + e.what());
+PointResult result_from_json(const json& doc, const std::string& where, const std::string& path) {
+  const JsonAt j(doc, where, path);
+  j.object();
+  PointResult r;
+  r.variant = j["variant"].string();
+  r.family = j["family"].string();
+  const JsonAt params = j["params"];
+  for (const auto& [k, v] : params.object().items()) {
+    if (!v.is_string() && !v.is_number()) params[k].fail("a string or a number");
+    r.params.push_back({k, "", v.is_string() ? v.get<std::string>() : v.dump()});
   }
+  r.claims_stable = j["claims_stable"].boolean();
+  auto parsed = [&](const char* field, auto parse, const std::string& names) {
+    const JsonAt f = j[field];
+    const auto v = parse(f.string());
+    if (!v) f.fail("one of " + names);
+    return *v;
+  };
+  r.key = parsed("key", parse_key_type, key_type_names());
+  r.value = parsed("value", parse_value_type, value_type_names());
+  r.order = parsed("order", parse_order, "ascending, descending");
+  r.n = j["n"].unsigned_integer(std::uint64_t(INT64_MAX));
+  r.distribution = j["distribution"].string();
+  std::string why;
+  if (!parse_distribution(r.distribution, &why)) j["distribution"].fail("a distribution (" + why + ")");
+  r.seed = j["seed"].unsigned_integer();
+  const JsonAt status = j["status"];
+  const std::string st = status.string();
+  if (st == "ok") r.status = Status::ok;
+  else if (st == "failed") r.status = Status::failed;
+  else if (st == "skipped") r.status = Status::skipped;
+  else status.fail("ok, failed or skipped");
+  if (j.has("reason")) r.reason = j["reason"].string();
+  const JsonAt v = j["validation"];
+  r.validation.checked = v["checked"].boolean();
+  r.validation.sorted = v["sorted"].boolean();
+  r.validation.permutation = v["permutation"].boolean();
+  r.validation.stability_checked = v["stability_checked"].boolean();
+  r.validation.stable = v["stable"].boolean();
+  r.validation.first_bad_index = v["first_bad_index"].integer();
+  r.validation.message = v["message"].string();
+  r.temp_bytes = j["temp_bytes"].unsigned_integer();
+  r.bytes_per_key = j["bytes_per_key"].non_negative();
+  if (r.status == Status::ok) {
+    r.time_ms = stats_from_json(j["time_ms"]);
+    r.stop_reason = j["stop_reason"].string();
+    r.cold_l2 = j["cold_l2"].boolean();
+    r.sm_clock_mhz = j["sm_clock_mhz"].non_negative();
+    r.throttled_samples = j["throttled_samples"].unsigned_integer();
+    r.throttled = j["throttled"].boolean();
+    r.gkeys_per_s = j["gkeys_per_s"].non_negative();
+    r.gb_per_s = j["gb_per_s"].non_negative();
+    r.fraction_of_copy_bw = j["fraction_of_copy_bw"].non_negative();
+    const JsonAt speedup = j["speedup"];
+    for (const auto& [label, x] : speedup.object().items()) r.speedup[label] = speedup[label].non_negative();
+    if (j.has("vs")) {  // schema version 2
+      const JsonAt vs = j["vs"];
+      for (const auto& [group, b] : vs.object().items())
+        r.vs[group] = {vs[group]["baseline"].string(), vs[group]["speedup"].non_negative()};
+    }
+  }
+  return r;
 }
 
 json report_to_json(const Report& r) {
@@ -170,54 +188,41 @@ json report_to_json(const Report& r) {
   return j;
 }
 
-Report report_from_json(const json& j, const std::string& where) {
-  if (!j.is_object() || j.value("schema", "") != kReportSchema)
-    throw std::runtime_error(where + ": not a sortbench report (expected \"schema\": \"" + kReportSchema + "\")");
-  const int version = j.value("schema_version", 0);
-  if (version != 1 && version != kReportSchemaVersion)
-    throw std::runtime_error(where + ": $.schema_version: expected 1 or " + std::to_string(kReportSchemaVersion));
+Report report_from_json(const json& doc, const std::string& where) {
+  const JsonAt j(doc, where);
+  // The schema and its version first: a file of another kind is named as such.
+  if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kReportSchema)
+    throw ConfigError(where + ": not a sortbench report (expected \"schema\": \"" + kReportSchema + "\")");
+  const JsonAt version = j["schema_version"];
+  if (!doc["schema_version"].is_number_integer() || doc["schema_version"].get<std::int64_t>() < 0 ||
+      (version.unsigned_integer() != 1 && version.unsigned_integer() != std::uint64_t(kReportSchemaVersion)))
+    version.fail("1 or " + std::to_string(kReportSchemaVersion) + " (a report schema version this build reads)");
   Report r;
-  r.complete = j.value("complete", true);
-  r.context = j.at("context");
-  const json& res = j.at("results");
-  for (std::size_t i = 0; i < res.size(); ++i)
-    r.results.push_back(result_from_json(res[i], where + ": $.results[" + std::to_string(i) + "]"));
+  r.complete = j.has("complete") ? j["complete"].boolean() : true;
+  r.context = j["context"].object();
+  // The fields of the context the tools read, typed where present.
+  const JsonAt context = j["context"];
+  if (context.has("device")) {
+    const JsonAt device = context["device"];
+    device.object();
+    for (const char* field : {"name", "model", "uuid"})
+      if (device.has(field)) device[field].string();
+  }
+  if (context.has("config")) context["config"].object();
+  if (context.has("tune")) context["tune"].object();
+  const JsonAt results = j["results"];
+  for (std::size_t i = 0; i < results.size(); ++i)
+    r.results.push_back(result_from_json(results.value()[i], where, "$.results[" + std::to_string(i) + "]"));
   return r;
 }
 
 Report read_report(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the report");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error(path + ": malformed JSON: " + e.what());
-  }
-  return report_from_json(j, path);
+  files::check_input(path, path, "report");
+  return report_from_json(parse_json_text(read_text_file(path, "report"), path), path);
 }
 
 void write_report_atomic(const Report& r, const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path());
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(tmp + ": cannot write");
-    out << report_to_json(r).dump(1) << '\n';
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(tmp + ": write failed");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot replace: " + ec.message());
-  }
+  files::write_atomically(path, path, report_to_json(r).dump(1) + "\n");
 }
 
 bool is_baseline(const std::string& label, const std::vector<std::string>& baseline_globs) {

@@ -17,7 +17,9 @@ pick() { python3 -c "import json,sys; print(' '.join(e['variant']+'@'+str(e['n_m
 
 # 1. Reference run.
 "$bin" tune --space space.json --fake-evaluator --out ref.json --best ref-best.json --cache ref.jsonl > /dev/null 2>&1
-total=$(wc -l < ref.jsonl)
+# The cache's first line is its header (what it belongs to); every other line one evaluation.
+total=$(( $(wc -l < ref.jsonl) - 1 ))
+[ "$(head -n 1 ref.jsonl | python3 -c 'import json,sys; print(json.load(sys.stdin)["schema"])')" = sortbench-cache ] || fail "ref.jsonl: no cache header"
 [ "$total" -eq 300 ] || fail "expected 300 cached evaluations (2 groups x (4 CUB radix sort calls + 26 points) x 5 workloads), got $total"
 # The fake kernels' resources are in the report; tpb512 x ipt16 is pruned for its registers.
 python3 - ref.json <<'PY' || fail "ref.json: resources not reported"
@@ -48,11 +50,11 @@ PY
   --cache kill.jsonl > /dev/null 2>&1 &
 pid=$!
 for _ in $(seq 100); do
-  [ -f kill.jsonl ] && [ "$(wc -l < kill.jsonl)" -ge 30 ] && break
+  [ -f kill.jsonl ] && [ "$(wc -l < kill.jsonl)" -ge 31 ] && break
   sleep 0.05
 done
 kill -9 "$pid"; wait "$pid" 2>/dev/null || true
-before=$(wc -l < kill.jsonl)
+before=$(( $(wc -l < kill.jsonl) - 1 ))
 [ "$before" -ge 30 ] && [ "$before" -lt "$total" ] || fail "kill landed at $before of $total"
 out=$("$bin" tune --space space.json --fake-evaluator --out kill.json --best kill-best.json --cache kill.jsonl 2>/dev/null)
 echo "$out" | grep -q "from the cache" || fail "no cache summary"
@@ -75,7 +77,7 @@ PY
 "$bin" merge --out m.json --best m-best.json dev.shard-0-of-2.json dev.shard-1-of-2.json > /dev/null
 [ "$(pick m-best.json)" = "$(pick ref-best.json)" ] || fail "sortbench merge differs from unsharded"
 "$bin" merge --caches ref.jsonl,crash.jsonl --cache-out joined.jsonl > /dev/null
-[ "$(wc -l < joined.jsonl)" -eq 300 ] || fail "merged caches should hold 300 distinct keys"
+[ "$(wc -l < joined.jsonl)" -eq 301 ] || fail "merged caches should hold a header and 300 distinct keys"
 
 # 5. --dry-run touches no GPU (CUDA_VISIBLE_DEVICES= hides any there is), writes nothing,
 # and prints the groups, points and pruned points.

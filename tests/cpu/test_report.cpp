@@ -1,14 +1,17 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
+#include "sortbench/config.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/stats.hpp"
 
 using namespace sortbench;
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 namespace {
 PointResult ok_point(const std::string& variant, double median, std::size_t n = 1024) {
@@ -50,6 +53,7 @@ TEST(Report, WriteReadRoundTrip) {
   PointResult skipped;
   skipped.variant = "network.odd_even";
   skipped.family = "network";
+  skipped.distribution = "uniform";
   skipped.status = Status::skipped;
   skipped.reason = "n = 5 above the variant's cap of 4";
   rep.results.push_back(skipped);
@@ -179,4 +183,41 @@ TEST(Report, SummaryTableSaysWhoWonAndByHowMuch) {
   EXPECT_NE(l2.find("library 1.25x"), std::string::npos) << l2;
   EXPECT_NE(l3.find("tie (1.00x)"), std::string::npos) << l3;
   EXPECT_NE(l4.find("1/0"), std::string::npos) << l4;  // failed, nothing ok
+}
+
+// Reports are read through one typed layer: every error names the file, the
+// JSON path and what was expected (bad input, exit 2 in the CLI).
+TEST(Report, ReadingNamesTheFileThePathAndWhatWasExpected) {
+  Report rep;
+  rep.context = {{"device", {{"name", "Test GPU"}, {"model", "test"}}}};
+  rep.results.push_back(ok_point("radix.x", 2.0));
+  const json good = report_to_json(rep);
+  auto error = [&](const std::function<void(json&)>& spoil) {
+    json j = good;
+    spoil(j);
+    try {
+      report_from_json(j, "r.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error([](json&) {}), "no error");
+  EXPECT_EQ(error([](json& j) { j["context"] = {1, 2}; }), "r.json: $.context: expected an object, got an array");
+  EXPECT_EQ(error([](json& j) { j["context"]["device"]["name"] = 5; }),
+            "r.json: $.context.device.name: expected a string, got 5");
+  EXPECT_EQ(error([](json& j) { j["results"] = "x"; }), "r.json: $.results: expected an array, got \"x\"");
+  EXPECT_EQ(error([](json& j) { j["schema"] = 1; }),
+            "r.json: not a sortbench report (expected \"schema\": \"sortbench-report\")");
+  EXPECT_EQ(error([](json& j) { j["schema_version"] = 9; }),
+            "r.json: $.schema_version: expected 1 or 2 (a report schema version this build reads), got 9");
+  EXPECT_EQ(error([](json& j) { j["results"][0]["n"] = -5; }),
+            "r.json: $.results[0].n: expected a whole number from 0 to 9223372036854775807, got -5");
+  EXPECT_EQ(error([](json& j) { j["results"][0]["time_ms"]["raw"][1] = "fast"; }),
+            "r.json: $.results[0].time_ms.raw[1]: expected a number, got \"fast\"");
+  EXPECT_EQ(error([](json& j) { j["results"][0].erase("status"); }), "r.json: $.results[0].status: missing");
+  EXPECT_EQ(error([](json& j) { j["results"][0]["key"] = "u24"; }).substr(0, 52),
+            "r.json: $.results[0].key: expected one of u8, i8, u1");
+  EXPECT_EQ(error([](json& j) { j["results"][0]["vs"]["cub"] = {{"baseline", "cub.x"}, {"speedup", -1}}; }),
+            "r.json: $.results[0].vs.cub.speedup: expected a number of at least 0, got -1");
 }

@@ -251,7 +251,7 @@ TEST(TuneCache, RerunSkipsCachedPointsAndFreshIgnoresThem) {
   double first_score = 0;
   std::size_t first_evals = 0;
   {
-    ResultCache cache(path);
+    ResultCache cache(path, cache_header(test_identity(), s));
     FakeEvaluator eval;
     Session session(s, eval, &cache, test_identity());
     const TuneRun run = run_tune(s, groups, session);
@@ -260,7 +260,7 @@ TEST(TuneCache, RerunSkipsCachedPointsAndFreshIgnoresThem) {
     EXPECT_EQ(run.cache_hits, 0u);
   }
   {
-    ResultCache cache(path);
+    ResultCache cache(path, cache_header(test_identity(), s));
     EXPECT_EQ(cache.loaded(), first_evals);
     FakeEvaluator eval;
     Session session(s, eval, &cache, test_identity());
@@ -271,7 +271,7 @@ TEST(TuneCache, RerunSkipsCachedPointsAndFreshIgnoresThem) {
     EXPECT_DOUBLE_EQ(run.outcomes[0].ranking[0].score.value, first_score);
   }
   {
-    ResultCache cache(path, /*load_existing=*/false);  // --fresh
+    ResultCache cache(path, cache_header(test_identity(), s), /*load_existing=*/false);  // --fresh
     FakeEvaluator eval;
     Session session(s, eval, &cache, test_identity());
     EXPECT_EQ(run_tune(s, groups, session).evaluations, first_evals);
@@ -279,11 +279,11 @@ TEST(TuneCache, RerunSkipsCachedPointsAndFreshIgnoresThem) {
   // A torn last line (a kill mid-write) is skipped, and the next append starts a fresh line.
   { std::ofstream(path, std::ios::app) << "{\"key\": {\"id\": "; }
   {
-    ResultCache cache(path);
+    ResultCache cache(path, cache_header(test_identity(), s));
     EXPECT_EQ(cache.torn_lines(), 1u);
     cache.append(R"({"x":1})", timed("fake.z", 1, 1.0));
   }
-  ResultCache cache(path);
+  ResultCache cache(path, cache_header(test_identity(), s));
   EXPECT_EQ(cache.torn_lines(), 1u);
   EXPECT_NE(cache.find(R"({"x":1})"), nullptr);
 }
@@ -312,7 +312,7 @@ TEST(TuneCache, ResumeAfterSigkillLosesAtMostThePointInFlight) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     ::close(fds[0]);
-    ResultCache cache(path);
+    ResultCache cache(path, cache_header(test_identity(), s));
     FakeEvaluator eval(0.005);  // 5 ms a point: the parent kills it part way
     PipeProgress progress(fds[1]);
     Session session(s, eval, &cache, test_identity(), &progress);
@@ -331,7 +331,7 @@ TEST(TuneCache, ResumeAfterSigkillLosesAtMostThePointInFlight) {
   ASSERT_TRUE(WIFSIGNALED(status));
   ASSERT_GE(seen, 40u);
   // Every evaluation reported before the kill is in the cache; at most one more was in flight.
-  ResultCache cache(path);
+  ResultCache cache(path, cache_header(test_identity(), s));
   EXPECT_GE(cache.loaded(), seen);
   const std::size_t total = 2u * (2 * 5 + 26 * 5);
   EXPECT_LT(cache.loaded(), total);
@@ -359,7 +359,9 @@ TEST(TuneShard, TwoShardsMergedEqualOneUnshardedRun) {
     Session session(s, eval, nullptr, test_identity());
     const TuneRun run = run_tune(s, groups, session);
     Report r;
-    r.context = {{"device", device}, {"config", space_to_json(s)}, {"tune", run.summary()}};
+    json tune = run.summary();
+    tune["shard"] = std::to_string(shard) + "/" + std::to_string(shards);
+    r.context = {{"device", device}, {"build", {{"git_commit", "abc"}}}, {"config", space_to_json(s)}, {"tune", tune}};
     r.results = run.results;
     return r;
   };
@@ -379,10 +381,34 @@ TEST(TuneShard, TwoShardsMergedEqualOneUnshardedRun) {
   EXPECT_EQ(best_whole["entries"], best_merged["entries"]);
   EXPECT_EQ(best_whole["group_picks"], best_merged["group_picks"]);
   EXPECT_EQ(best_whole["group_picks"][0]["variant"], "fake.radix.rb6.ipt12.tpb256");
-  // Merging refuses reports of different spaces.
+  // Merging refuses what does not belong together, naming it.
+  auto refusal = [](const std::vector<Report>& rs, const std::vector<std::string>& names) {
+    try {
+      merge_reports(rs, names);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
   Report other = b;
   other.context["config"]["name"] = "other";
-  EXPECT_THROW(merge_reports({a, other}, {"a.json", "other.json"}), ConfigError);
+  EXPECT_NE(refusal({a, other}, {"a.json", "other.json"}).find("other.json: $.context.config: differs from a.json"),
+            std::string::npos);
+  Report gpu = b;
+  gpu.context["device"]["model"] = "another-gpu";
+  EXPECT_EQ(refusal({a, gpu}, {"a.json", "g.json"}),
+            "g.json: $.context.device.model: 'another-gpu', where a.json has 'fake-gpu'; only reports of one GPU model merge");
+  Report build = b;
+  build.context["build"]["git_commit"] = "def";
+  EXPECT_NE(refusal({a, build}, {"a.json", "x.json"}).find("x.json: $.context.build: another build than a.json"),
+            std::string::npos);
+  EXPECT_EQ(refusal({a, a}, {"a.json", "a2.json"}), "a2.json: shard 0/2 given twice (also a.json)");
+  EXPECT_EQ(refusal({a}, {"a.json"}), "merge: shard 1/2 is missing; best.json from part of a space would miss its points");
+  EXPECT_EQ(refusal({a, whole}, {"a.json", "w.json"}),
+            "w.json: shard 0/1 overlaps shards of 2 (a.json); only the shards of one split merge");
+  Report merged_once = merged;
+  EXPECT_NE(refusal({merged_once, b}, {"m.json", "b.json"}).find("m.json: $.context.tune.shard: 'merged' is not a shard I/N"),
+            std::string::npos);
 }
 
 TEST(TuneBest, RangesAndSelection) {

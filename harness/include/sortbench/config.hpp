@@ -47,7 +47,11 @@ struct SweepConfig {
 
 // Sizes: "65536", "2^16", "5e6", "1Ki"/"1Mi"/"1Gi" (powers of 1024), and
 // ranges "A:B:xF" (geometric, factor F) or "A:B:+D" (arithmetic), inclusive of
-// B when it is reached. `where` prefixes error messages.
+// B when it is reached; each at most 2^63-1, at most kMaxSizesPerList sizes
+// in one list (counted before a range is built). `where` prefixes error messages.
+inline constexpr std::size_t kMaxSizesPerList = 10000;
+// The most points (variants x workloads) one run or tune plans.
+inline constexpr std::size_t kMaxPoints = 1000000;
 std::size_t parse_size(const std::string& token, const std::string& where);
 std::vector<std::size_t> parse_sizes(const std::string& spec, const std::string& where);
 
@@ -72,6 +76,12 @@ const std::string& embedded_quick_config();
 inline constexpr const char* kBestPrefix = "best:";
 bool is_best_selector(const std::string& variant_entry);
 std::string best_selector_family(const std::string& variant_entry);  // "best:radix" -> "radix"
+
+// The key files of a config's file:PATH distributions, checked before any
+// work: each exists, is a regular file, readable, a whole number of keys of
+// every key type it is swept with, and holds enough keys for the sweep's
+// largest size. `where` names the config or flag in errors. Returns the paths.
+std::vector<std::string> check_key_files(const SweepConfig& c, const std::string& where);
 
 // The workloads of a config: each sweep's cross product (keys x values x
 // orders x distributions x sizes), in order, each workload once. Sweeps that

@@ -22,14 +22,18 @@ struct Report {
   bool complete = true;  // false while a sweep is still writing
 };
 
+// Reading checks every field's type and range; errors are ConfigErrors (bad
+// input, exit 2) naming `where` (the file), the JSON path and what was
+// expected. The published shape: schemas/report.schema.json.
 nlohmann::json result_to_json(const PointResult& r);
-PointResult result_from_json(const nlohmann::json& j, const std::string& where);
+PointResult result_from_json(const nlohmann::json& j, const std::string& where, const std::string& path = "$");
 nlohmann::json report_to_json(const Report& r);
 Report report_from_json(const nlohmann::json& j, const std::string& where);
-Report read_report(const std::string& path);  // throws std::runtime_error naming the file
+Report read_report(const std::string& path);
 
-// Writes to PATH.tmp.<pid>, flushes, then renames over PATH: a reader sees the
-// old report or the new one, never half of one. Creates parent folders.
+// Writes to a temporary file beside PATH, flushes, then renames over PATH: a
+// reader sees the old report or the new one, never half of one
+// (files::write_atomically). Creates parent folders.
 void write_report_atomic(const Report& r, const std::string& path);
 
 // Baselines are the results whose label matches one of the config's baseline

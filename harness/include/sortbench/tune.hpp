@@ -193,13 +193,27 @@ nlohmann::json to_json(const CacheIdentity& c);
 std::string cache_key(const CacheIdentity& id, const std::string& label, const Params& params, const Workload& w,
                       const MeasureSettings& m);
 
-// Append-only JSON lines: {"key": ..., "result": ...} per measured point,
-// written with one write() on an O_APPEND descriptor and fsync'd before
-// append() returns, so a SIGKILL loses at most the point being measured. A torn
-// last line (killed mid-write) is ignored on load.
+// Append-only JSON lines (schemas/cache.schema.json): a header line naming
+// what the cache belongs to (cache_header: GPU model, build, tune space), then
+// {"key": ..., "result": ...} per measured point, written with one write() on
+// an O_APPEND descriptor and fsync'd before append() returns, so a SIGKILL
+// loses at most the point being measured. A torn last line (killed mid-write)
+// is ignored on load; any other line that is not a cache line, a file that is
+// not a cache, and a cache of another GPU model, build or space are
+// ConfigErrors naming the file (and line), and nothing is appended to them.
+inline constexpr const char* kCacheSchema = "sortbench-cache";
+inline constexpr int kCacheSchemaVersion = 1;
+nlohmann::json cache_header(const CacheIdentity& id, const Space& space);
+// Checks a cache file's format (header and lines) and that it belongs to the
+// space and build of `expected` (a cache_header; its GPU model is compared
+// only when not empty), without a GPU; a missing or empty file is a new cache.
+void check_cache_file(const std::string& path, const nlohmann::json& expected);
+
 class ResultCache {
  public:
-  explicit ResultCache(std::string path, bool load_existing = true);
+  // Creates the cache with `header`, or opens it after checking its header
+  // matches; load_existing false (--fresh) skips its entries.
+  ResultCache(std::string path, const nlohmann::json& header, bool load_existing = true);
   ~ResultCache();
   ResultCache(const ResultCache&) = delete;
   ResultCache& operator=(const ResultCache&) = delete;
@@ -215,8 +229,15 @@ class ResultCache {
   std::map<std::string, PointResult> entries_;
   std::size_t loaded_ = 0, torn_ = 0;
 };
-// Joins cache files into `out` (deduplicated by key, first wins); returns the entry count.
-std::size_t merge_caches(const std::vector<std::string>& inputs, const std::string& out);
+
+// Joins cache files (deduplicated by key, first wins) after checking they
+// share one header; the text of the joined cache, for the caller to write.
+struct MergedCache {
+  nlohmann::json header;
+  std::string text;
+  std::size_t entries = 0;
+};
+MergedCache merge_caches(const std::vector<std::string>& inputs);
 
 // Reports progress: evaluations done / planned, ETA, best so far.
 class Progress {
@@ -356,7 +377,9 @@ TuneRun run_tune(const Space& space, const std::vector<Group>& groups, Session& 
 // Joins shard reports: results deduplicated by (variant, workload), first
 // wins, speedups kept from each shard's own run; context from the first, with
 // context.tune totals summed and context.merged_from listing the inputs.
-// Throws ConfigError when the reports' spaces differ.
+// Throws ConfigError, before joining anything, when the reports differ in GPU
+// model, build, kind (run or tune) or space, and for tune reports when a shard
+// is given twice, shards of different splits overlap, or a shard is missing.
 Report merge_reports(const std::vector<Report>& reports, const std::vector<std::string>& names);
 
 // ---- fake evaluator (tests, --fake-evaluator) --------------------------------------

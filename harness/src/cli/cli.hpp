@@ -32,10 +32,25 @@ struct CommandRegistrar {
   explicit CommandRegistrar(Command c) { commands().push_back(c); }
 };
 
-// Parses a subcommand's flags; errors become UsageError naming the flag.
+// Parses a subcommand's flags; errors become UsageError naming the flag. An
+// argument that is not an option (a stray word) is an error naming it.
 boost::program_options::variables_map parse(const std::string& cmd,
                                             const boost::program_options::options_description& desc,
                                             const std::vector<std::string>& args);
+// The same for a command with positional arguments (at most max_positional
+// of them, stored under `positional_name`, which `desc` does not declare).
+boost::program_options::variables_map parse(const std::string& cmd,
+                                            const boost::program_options::options_description& desc,
+                                            const std::vector<std::string>& args, const char* positional_name,
+                                            std::size_t max_positional);
+
+// Numeric flags are taken as text and read strictly: the whole argument must
+// be the number, in [lo, hi]; "-1" is not a count and "nan" or "inf" not a
+// number. Errors are ConfigErrors naming the flag and the range.
+std::uint64_t count_flag(const boost::program_options::variables_map& vm, const char* flag, std::uint64_t lo,
+                         std::uint64_t hi);
+double number_flag(const boost::program_options::variables_map& vm, const char* flag, double lo, double hi,
+                   bool lo_open = false);
 
 nlohmann::json params_json(const Params& ps);
 nlohmann::json variant_json(const VariantInfo& v);

@@ -1,6 +1,8 @@
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <iostream>
 #include <ctime>
@@ -107,15 +109,69 @@ std::string duration_text(double s) {
 }
 
 po::variables_map parse(const std::string& cmd, const po::options_description& desc,
-                         const std::vector<std::string>& args) {
+                         const std::vector<std::string>& args, const char* positional_name,
+                         std::size_t max_positional) {
+  // Positional words are collected under one hidden name and counted here, so
+  // a stray word is named instead of ignored.
+  const std::string stray = positional_name ? positional_name : "unexpected-argument";
+  po::options_description all;
+  all.add(desc);
+  all.add_options()(stray.c_str(), po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add(stray.c_str(), -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError("sortbench " + cmd + ": " + e.what() + " (see sortbench " + cmd + " --help)");
   }
+  if (vm.count(stray)) {
+    const auto words = vm[stray].as<std::vector<std::string>>();
+    if (words.size() > max_positional)
+      throw UsageError("sortbench " + cmd + ": unexpected argument '" + words[max_positional] + "'" +
+                       (max_positional ? "" : "; " + cmd + " takes options only") + " (see sortbench " + cmd + " --help)");
+  }
   return vm;
+}
+
+po::variables_map parse(const std::string& cmd, const po::options_description& desc,
+                        const std::vector<std::string>& args) {
+  return parse(cmd, desc, args, nullptr, 0);
+}
+
+namespace {
+std::string number_text(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+}  // namespace
+
+std::uint64_t count_flag(const po::variables_map& vm, const char* flag, std::uint64_t lo, std::uint64_t hi) {
+  const std::string text = vm[flag].as<std::string>();
+  const std::string expected = "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw ConfigError(std::string("--") + flag + ": '" + text + "' is not a whole number; " + expected);
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno != 0 || v < lo || v > hi) throw ConfigError(std::string("--") + flag + ": " + text + " is out of range; " + expected);
+  return v;
+}
+
+double number_flag(const po::variables_map& vm, const char* flag, double lo, double hi, bool lo_open) {
+  const std::string text = vm[flag].as<std::string>();
+  const std::string expected = std::string("expected a number ") + (lo_open ? "above " : "from ") + number_text(lo) +
+                               (lo_open ? " and at most " : " to ") + number_text(hi);
+  char* end = nullptr;
+  errno = 0;
+  const double v = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v) || errno == ERANGE ||
+      text.find_first_of("xXnNiIpP") != std::string::npos)  // hex floats, nan, inf
+    throw ConfigError(std::string("--") + flag + ": '" + text + "' is not a number; " + expected);
+  if (v < lo || v > hi || (lo_open && v == lo))
+    throw ConfigError(std::string("--") + flag + ": " + text + " is out of range; " + expected);
+  return v;
 }
 
 void require_gpu() {
@@ -166,13 +222,9 @@ int serve_fake_worker(const nlohmann::json& device, double delay_s, const std::s
 void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {
   auto list = [&](const char* flag) { return split_list(vm[flag].as<std::string>(), std::string("--") + flag); };
   if (vm.count("variants")) c.variants = list("variants");
-  if (vm.count("seed")) c.seed = vm["seed"].as<std::uint64_t>();
+  if (vm.count("seed")) c.seed = count_flag(vm, "seed", 0, std::numeric_limits<std::uint64_t>::max());
   if (vm.count("hot")) c.measure.cold_l2 = false;
-  if (vm.count("budget")) {
-    const double b = vm["budget"].as<double>();
-    if (!(b > 0)) throw ConfigError("--budget: expected a positive number of seconds");
-    c.measure.budget_s = b;
-  }
+  if (vm.count("budget")) c.measure.budget_s = number_flag(vm, "budget", 0, 3600, true);
   for (auto& s : c.sweeps) {
     if (vm.count("n")) s.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
     if (vm.count("key")) {

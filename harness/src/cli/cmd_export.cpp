@@ -1,11 +1,10 @@
 // sortbench export REPORT --format gbench --out FILE: the report in Google
 // Benchmark's JSON shape, for compare.py and github-action-benchmark.
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
 #include "sortbench/gbench.hpp"
 
 namespace po = boost::program_options;
@@ -24,19 +23,7 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
       "median: one entry per point with its median (github-action-benchmark, tool: googlecpp)")(
       "time-unit", po::value<std::string>()->default_value("us"),
       "ms, us or ns (compare.py prints whole numbers of the unit)");
-  po::options_description hidden;
-  hidden.add_options()("report", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description positional;
-  positional.add("report", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(std::string("sortbench export: ") + e.what() + " (see sortbench export --help)");
-  }
+  const auto vm = parse("export", desc, args, "report", 1);
   if (vm.count("help")) {
     std::cout << "usage: sortbench export REPORT --format gbench --out FILE [--samples all|median] [--time-unit us]\n" << desc << "\n";
     return 0;
@@ -55,13 +42,10 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
     throw ConfigError("--time-unit: unknown unit '" + time_unit + "'; expected ms, us or ns");
   if (!vm.count("out")) throw UsageError("sortbench export: --out FILE is required (see sortbench export --help)");
   const std::string out_path = vm["out"].as<std::string>();
+  files::check_input(inputs[0], inputs[0], "report");
+  files::check_output(out_path, "--out", {{inputs[0], "the report"}});
 
-  Report report;
-  try {
-    report = read_report(inputs[0]);
-  } catch (const std::exception& e) {
-    throw ConfigError(e.what());
-  }
+  const Report report = read_report(inputs[0]);
   std::size_t left_out = 0;
   const auto gbench =
       to_gbench(report, samples_text == "median" ? GbenchSamples::median : GbenchSamples::all, time_unit, &left_out);
@@ -69,13 +53,7 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
   if (out_path == "-") {
     std::cout << text;
   } else {
-    const std::filesystem::path target(out_path);
-    std::error_code ec;
-    if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-    if (!out) throw ConfigError("--out: " + out_path + ": cannot write");
-    out << text;
-    if (!out.flush()) throw ConfigError("--out: " + out_path + ": write failed");
+    files::write_atomically(out_path, "--out", text);
     std::cerr << "sortbench export: " << inputs[0] << " -> " << out_path << " (" << gbench["benchmarks"].size()
               << " entries";
     if (left_out) std::cerr << "; " << left_out << " failed or skipped points left out";

@@ -59,6 +59,12 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
         vs.push_back(&v);
         break;
       }
+  // As run and tune: a pattern that lists nothing is a typo, not an empty answer.
+  for (const auto& p : pats) {
+    bool any = false;
+    for (const auto& v : reg.all()) any = any || glob_match(p, v.label);
+    if (!any) throw ConfigError("--variants: '" + p + "' matches no registered variant (see sortbench list)");
+  }
   // Each variant's kernels for the problem, as compiled for this GPU.
   std::optional<SmLimits> sm;
   auto resources_of = [&](const VariantInfo& v) {

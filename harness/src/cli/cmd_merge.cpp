@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 
@@ -22,70 +23,77 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
       "no-best", "do not write best.json")(
       "caches", po::value<std::string>(), "comma-separated cache files (JSON lines) to join")(
       "cache-out", po::value<std::string>(), "joined cache path (with --caches)");
-  po::options_description hidden;
-  hidden.add_options()("reports", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("reports", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(std::string("sortbench merge: ") + e.what() + " (see sortbench merge --help)");
-  }
+  const auto vm = parse("merge", desc, args, "reports", SIZE_MAX);
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return 0;
   }
+  // Every argument, input and output is checked before anything is read in
+  // full or written; then the outputs are written all or nothing.
   const auto inputs = vm.count("reports") ? vm["reports"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (vm.count("caches") != vm.count("cache-out"))
     throw ConfigError("--caches: needs --cache-out (and --cache-out needs --caches)");
   if (inputs.empty() && !vm.count("caches")) throw ConfigError("merge: expected report files (and/or --caches with --cache-out)");
   if (!inputs.empty() && !vm.count("out")) throw ConfigError("--out: missing; expected the merged report path");
-  // Read and check everything before writing anything.
-  std::vector<Report> reports;
+  if (inputs.empty() && vm.count("out")) throw ConfigError("--out: no reports to merge (give the shard reports)");
+  if (vm.count("best") && vm.count("no-best")) throw ConfigError("--best: cannot be combined with --no-best");
+  if (inputs.empty() && (vm.count("best") || vm.count("no-best")))
+    throw ConfigError(std::string(vm.count("best") ? "--best" : "--no-best") + ": only with reports to merge");
+  std::vector<files::Input> in_files;
   for (const auto& in : inputs) {
-    if (!std::filesystem::exists(in)) throw ConfigError(in + ": no such report");
-    try {
-      reports.push_back(read_report(in));
-    } catch (const std::exception& e) {
-      throw ConfigError(e.what());
-    }
+    files::check_input(in, in, "report");
+    for (const auto& seen : in_files)
+      if (files::same_file(seen.path, in)) throw ConfigError(in + ": given twice (also as " + seen.path + ")");
+    in_files.push_back({in, "report"});
   }
   std::vector<std::string> caches;
   if (vm.count("caches")) {
     caches = split_list(vm["caches"].as<std::string>(), "--caches");
-    for (const auto& c : caches)
-      if (!std::filesystem::exists(c)) throw ConfigError("--caches: " + c + ": no such cache file");
+    for (const auto& c : caches) {
+      files::check_input(c, "--caches: " + c, "cache");
+      for (const auto& seen : in_files)
+        if (files::same_file(seen.path, c)) throw ConfigError("--caches: " + c + ": given twice (also as " + seen.path + ")");
+      in_files.push_back({c, "--caches"});
+    }
   }
+  std::vector<files::Input> out_files;
+  auto output = [&](const std::string& path, const std::string& flag) {
+    files::check_output(path, flag, in_files, out_files);
+    out_files.push_back({path, flag});
+  };
+  if (vm.count("out")) output(vm["out"].as<std::string>(), "--out");
+  if (vm.count("best")) output(vm["best"].as<std::string>(), "--best");
+  if (vm.count("cache-out")) output(vm["cache-out"].as<std::string>(), "--cache-out");
+
+  std::vector<Report> reports;
+  for (const auto& in : inputs) reports.push_back(read_report(in));
+  files::Outputs writes;
+  std::string summary;
   if (!reports.empty()) {
     const Report merged = tune::merge_reports(reports, inputs);
     const bool is_tune = merged.context.contains("tune");
-    std::optional<tune::Space> space;
-    if (is_tune) space = tune::parse_space(merged.context.at("config").dump(), inputs[0] + ": $.context.config");
-    write_report_atomic(merged, vm["out"].as<std::string>());
-    std::cout << "report: " << vm["out"].as<std::string>() << " (" << merged.results.size() << " results from "
-              << reports.size() << " reports)\n";
+    const std::string out = vm["out"].as<std::string>();
+    writes.add(out, "--out", report_to_json(merged).dump(1) + "\n");
+    summary += "report: " + out + " (" + std::to_string(merged.results.size()) + " results from " +
+               std::to_string(reports.size()) + " reports)\n";
     if (is_tune && !vm.count("no-best")) {
+      const tune::Space space = tune::parse_space(merged.context.at("config").dump(), inputs[0] + ": $.context.config");
       const json device = merged.context.value("device", json::object());
       const std::string path = vm.count("best") ? vm["best"].as<std::string>()
                                                 : "results/" + device.value("model", "unknown-gpu") + "/best.json";
-      const json best = tune::best_json(merged.results, *space, device,
-                                        {{"report", vm["out"].as<std::string>()}, {"tune", merged.context["tune"]}});
-      const auto parent = std::filesystem::path(path).parent_path();
-      if (!parent.empty()) std::filesystem::create_directories(parent);
-      const std::string tmp = path + ".tmp";
-      std::ofstream(tmp) << best.dump(2) << "\n";
-      std::filesystem::rename(tmp, path);
-      std::cout << "best: " << path << "\n";
+      if (!vm.count("best")) output(path, "the default best.json path");
+      const json best = tune::best_json(merged.results, space, device, {{"report", out}, {"tune", merged.context["tune"]}});
+      writes.add(path, "--best", best.dump(2) + "\n");
+      summary += "best: " + path + "\n";
     }
   }
   if (!caches.empty()) {
-    const std::size_t n = tune::merge_caches(caches, vm["cache-out"].as<std::string>());
-    std::cout << "cache: " << vm["cache-out"].as<std::string>() << " (" << n << " entries)\n";
+    const tune::MergedCache joined = tune::merge_caches(caches);
+    writes.add(vm["cache-out"].as<std::string>(), "--cache-out", joined.text);
+    summary += "cache: " + vm["cache-out"].as<std::string>() + " (" + std::to_string(joined.entries) + " entries)\n";
   }
+  writes.commit();
+  std::cout << summary;
   return 0;
 }
 

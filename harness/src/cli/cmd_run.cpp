@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "sortbench/sort.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
@@ -33,13 +34,13 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "dist", po::value<std::string>(), "distributions, e.g. uniform,entropy:0.544,sorted")(
       "key", po::value<std::string>(), "key types: u8,i8,u16,i16,f16,bf16,u32,i32,f32,u64,i64,f64")(
       "values", po::value<std::string>(), "value types: none,u32,u64 (the value is the key's original index)")(
-      "order", po::value<std::string>(), "ascending,descending")("seed", po::value<std::uint64_t>(), "workload seed")(
+      "order", po::value<std::string>(), "ascending,descending")("seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")(
       "out", po::value<std::string>(), "report path (default results/<gpu-model>/<config name>.json)")(
-      "hot", "do not flush L2 before samples")("budget", po::value<double>(), "per-point time budget in seconds")(
+      "hot", "do not flush L2 before samples")("budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
       "isolate", "measure each point in a worker process: a point that faults (illegal address, trap, launch "
                  "failure) or kills its worker is recorded as failed with the error, and the sweep goes on in a "
                  "fresh worker")(
-      "point-timeout", po::value<double>(), "with --isolate: seconds before a point that does not finish is failed (default 300)")(
+      "point-timeout", po::value<std::string>(), "with --isolate: seconds before a point that does not finish is failed (default 300)")(
       "dry-run", "print the points and exit");
   // --worker: the worker process of --isolate; --fake-evaluator, --fake-crash: tests without a GPU.
   po::options_description hidden;
@@ -64,11 +65,15 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   double point_timeout = 300;
   if (vm.count("point-timeout")) {
     if (!isolate) throw ConfigError("--point-timeout: only with --isolate");
-    point_timeout = vm["point-timeout"].as<double>();
-    if (!(point_timeout > 0)) throw ConfigError("--point-timeout: expected a positive number of seconds");
+    point_timeout = number_flag(vm, "point-timeout", 0, 86400, true);
   }
   if (fake) tune::register_fake_variants();
   // All input is checked before any GPU work or any file is written.
+  std::vector<files::Input> inputs;
+  if (vm.count("config")) {
+    files::check_input(vm["config"].as<std::string>(), "--config", "config file");
+    inputs.push_back({vm["config"].as<std::string>(), "--config"});
+  }
   SweepConfig cfg = vm.count("config") ? load_config_file(vm["config"].as<std::string>())
                                        : parse_config(embedded_quick_config(), "embedded configs/quick.json");
   // A config that lists a workload twice is told so; axis flags that make its
@@ -106,6 +111,14 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                         "' matches no registered variant (see sortbench list)");
   const auto matched = reg.match(globs);
   const std::vector<Workload> workloads = expand_workloads(cfg);
+  // Counted before anything runs: a typo in a range must not plan a week of points.
+  if (workloads.size() * std::max<std::size_t>(1, matched.size() + best_families.size()) > kMaxPoints)
+    throw ConfigError((vm.count("n") ? std::string("--n") : cfg.source) + ": " + std::to_string(workloads.size()) +
+                      " workloads x " + std::to_string(matched.size() + best_families.size()) +
+                      " variants is more than " + std::to_string(kMaxPoints) + " points; narrow the sweep");
+  for (const auto& path : check_key_files(cfg, vm.count("dist") ? std::string("--dist") : cfg.source))
+    inputs.push_back({path, "a file: distribution"});
+  if (vm.count("out")) files::check_output(vm["out"].as<std::string>(), "--out", inputs);
   // best:FAMILY picks from this GPU's best.json: known once the GPU is.
   json best_doc;
   std::string best_path;
@@ -168,6 +181,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
                                           : "results/" + device.value("model", device_model_slug(device_name)) + "/" +
                                                 cfg.name + ".json";
+  if (!vm.count("out")) files::check_output(out, "the default report path", inputs);
   Report report;
   report.complete = false;
   report.context = {{"tool", "sortbench"},

@@ -16,6 +16,7 @@
 
 #include "cli.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
@@ -97,19 +98,6 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& s) {
   }
 }
 
-void write_json_atomic(const json& j, const std::string& path) {
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
-    o << j.dump(2) << "\n";
-    o.flush();
-    if (!o) throw std::runtime_error(tmp + ": cannot write");
-  }
-  std::filesystem::rename(tmp, path);
-}
-
 void apply_axes(Space& s, const po::variables_map& vm) {
   apply_sweep_axes(s.sweep, vm);
   if (vm.count("strategy")) {
@@ -117,12 +105,8 @@ void apply_axes(Space& s, const po::variables_map& vm) {
     if (!k) throw ConfigError("--strategy: unknown strategy '" + vm["strategy"].as<std::string>() + "'; expected exhaustive, random, halving or descent");
     s.strategy.kind = *k;
   }
-  if (vm.count("max-points")) s.strategy.budget = vm["max-points"].as<std::size_t>();
-  if (vm.count("keep-fraction")) {
-    const double f = vm["keep-fraction"].as<double>();
-    if (!(f > 0 && f <= 1)) throw ConfigError("--keep-fraction: expected a number in (0, 1]");
-    s.strategy.keep_fraction = f;
-  }
+  if (vm.count("max-points")) s.strategy.budget = count_flag(vm, "max-points", 1, 1000000000);
+  if (vm.count("keep-fraction")) s.strategy.keep_fraction = number_flag(vm, "keep-fraction", 0, 1, true);
 }
 
 // --devices: one child per GPU, each a shard, then the merge.
@@ -175,12 +159,14 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
   Report merged = merge_reports(reports, outs);
   const std::string model = merged.context.value("device", json::object()).value("model", "unknown-gpu");
   const std::string out = out_base + ".json";
-  write_report_atomic(merged, out);
   const Space space = parse_space(merged.context.at("config").dump(), out + ": $.context.config");
   const json best = best_json(merged.results, space, merged.context.value("device", json::object()),
                               {{"report", out}, {"tune", merged.context.value("tune", json::object())}});
   const std::string best_path = best_arg.empty() ? "results/" + model + "/best.json" : best_arg;
-  write_json_atomic(best, best_path);
+  files::Outputs writes;
+  writes.add(out, "the merged report", report_to_json(merged).dump(1) + "\n");
+  writes.add(best_path, "--best", best.dump(2) + "\n");
+  writes.commit();
   std::cout << "report: " << out << "\nbest: " << best_path << "\n";
   return worst;
 }
@@ -198,25 +184,25 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "sortbench tune: search a space of variants for the best point per key type and size range (docs/tune.md)\nOptions");
   desc.add_options()("help,h", "this help")("space", po::value<std::string>(), "tune space file (JSON), e.g. configs/tune-radix.json")(
       "strategy", po::value<std::string>(), "exhaustive, random, halving (successive halving) or descent (coordinate descent)")(
-      "max-points", po::value<std::size_t>(), "random / descent: most points scored per group")(
-      "keep-fraction", po::value<double>(), "halving: fraction promoted to the next size (default 1/3)")(
+      "max-points", po::value<std::string>(), "random / descent: most points scored per group (at least 1)")(
+      "keep-fraction", po::value<std::string>(), "halving: fraction promoted to the next size (default 1/3)")(
       "variants", po::value<std::string>(), "label globs (replace the space's)")(
       "n", po::value<std::string>(), "sizes (replace the space's)")("key", po::value<std::string>(), "key types")(
       "values", po::value<std::string>(), "none,u32,u64")("dist", po::value<std::string>(), "distributions")(
-      "seed", po::value<std::uint64_t>(), "workload seed")("hot", "do not flush L2 before samples")(
-      "budget", po::value<double>(), "per-point time budget in seconds")(
+      "seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")("hot", "do not flush L2 before samples")(
+      "budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
       "out", po::value<std::string>(), "report path (default results/<gpu-model>/<space name>-<strategy>.json)")(
       "best", po::value<std::string>(), "best.json path (default results/<gpu-model>/best.json; not written by a shard)")(
       "cache", po::value<std::string>(), "cache path (default results/cache/<gpu-model>.jsonl)")(
       "fresh", "measure everything again (new measurements are still appended to the cache)")(
       "shard", po::value<std::string>(), "I/N: tune only the points whose label hashes to shard I of N")(
       "devices", po::value<std::string>(), "comma-separated GPU ordinals: one shard per GPU, run side by side, then merged")(
-      "point-timeout", po::value<double>(), "seconds before a point that does not finish is failed (default 300)")(
+      "point-timeout", po::value<std::string>(), "seconds before a point that does not finish is failed (default 300)")(
       "in-process", "measure in this process (no worker; a fault ends the tune)")(
       "dry-run", "print the groups, points and pruned points, and exit (needs no GPU)");
   po::options_description hidden;
   hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
-      "fake-delay", po::value<double>(), "")("fake-crash", po::value<std::string>(), "")(
+      "fake-delay", po::value<std::string>(), "")("fake-crash", po::value<std::string>(), "")(
       "fake-model", po::value<std::string>(), "")("log-prefix", po::value<std::string>(), "");
   po::options_description all;
   all.add(desc).add(hidden);
@@ -227,13 +213,14 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   }
   FakeOptions fake;
   fake.on = vm.count("fake-evaluator") > 0;
-  if (vm.count("fake-delay")) fake.delay_s = vm["fake-delay"].as<double>();
+  if (vm.count("fake-delay")) fake.delay_s = number_flag(vm, "fake-delay", 0, 60);
   if (vm.count("fake-crash")) fake.crash_glob = vm["fake-crash"].as<std::string>();
   if (vm.count("fake-model")) fake.model = vm["fake-model"].as<std::string>();
   if (vm.count("worker")) return run_worker(json::parse(vm["measure"].as<std::string>()), fake);
 
   // All input is checked before any GPU work or any file is written.
   if (!vm.count("space")) throw ConfigError("--space: missing; expected a tune space file such as configs/tune-radix.json");
+  files::check_input(vm["space"].as<std::string>(), "--space", "tune space file");
   Space space = load_space_file(vm["space"].as<std::string>());
   apply_axes(space, vm);
   if (fake.on) register_fake_variants();
@@ -260,6 +247,26 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   const auto variants = space_variants(space, reg);
   if (variants.empty())
     throw ConfigError(space.sweep.source + ": $.params: no variant matched by $.variants has parameters in range");
+  const double point_timeout = vm.count("point-timeout") ? number_flag(vm, "point-timeout", 0, 86400, true) : 300.0;
+  if (vm.count("best") && vm.count("shard")) throw ConfigError("--best: a --shard run writes no best.json (sortbench merge does)");
+  // Every path the tune reads or writes, before the GPU is asked: the defaults
+  // under results/<gpu-model>/ are checked once the model is known.
+  std::vector<files::Input> inputs = {{vm["space"].as<std::string>(), "--space"}};
+  for (const auto& path : check_key_files(space.sweep, vm.count("dist") ? std::string("--dist") : space.sweep.source))
+    inputs.push_back({path, "a file: distribution"});
+  std::vector<files::Input> outputs;
+  auto output = [&](const std::string& path, const std::string& flag) {
+    files::check_output(path, flag, inputs, outputs);
+    outputs.push_back({path, flag});
+  };
+  if (vm.count("out")) output(vm["out"].as<std::string>(), "--out");
+  if (vm.count("best")) output(vm["best"].as<std::string>(), "--best");
+  if (vm.count("cache")) {
+    // Read and appended: a cache of this space and build (the GPU model is
+    // compared once it is known), never another file.
+    output(vm["cache"].as<std::string>(), "--cache");
+    check_cache_file(vm["cache"].as<std::string>(), cache_header(identity_of_this_build("", ""), space));
+  }
   // A dry run queries no GPU: the GPU model (and so the cache key) is unknown,
   // and a variant's own check that needs the GPU (shared memory limits) is
   // shown as not run instead of failing the plan.
@@ -346,7 +353,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     } else {
       require_gpu();
     }
-    auto w = std::make_unique<WorkerEvaluator>(wargs, vm.count("point-timeout") ? vm["point-timeout"].as<double>() : 300.0);
+    auto w = std::make_unique<WorkerEvaluator>(wargs, point_timeout);
     worker = w.get();
     device = w->device();
     eval = std::move(w);
@@ -354,9 +361,16 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   const std::string model = device.value("model", "unknown-gpu");
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/" + model + "/" + tag + ".json";
   const std::string best_path = vm.count("best") ? vm["best"].as<std::string>() : "results/" + model + "/best.json";
-  const std::string cache_path = vm.count("cache") ? vm["cache"].as<std::string>() : "results/cache/" + model + ".jsonl";
+  const std::string cache_path =
+      vm.count("cache") ? vm["cache"].as<std::string>() : "results/cache/" + model + "/" + space.sweep.name + ".jsonl";
+  if (!vm.count("out")) output(out, "the default report path");
+  if (!vm.count("best") && shards == 1) output(best_path, "the default best.json path");
+  if (!vm.count("cache")) {
+    output(cache_path, "the default cache path");
+    check_cache_file(cache_path, cache_header(identity_of_this_build("", ""), space));
+  }
   const CacheIdentity id = identity_of_this_build(model, device.value("uuid", ""));
-  ResultCache cache(cache_path, !vm.count("fresh"));
+  ResultCache cache(cache_path, cache_header(id, space), !vm.count("fresh"));
   const std::string prefix = vm.count("log-prefix") ? vm["log-prefix"].as<std::string>() : "";
   std::cerr << prefix << "sortbench tune: " << device.value("name", model) << "; " << to_string(space.strategy.kind)
             << " over " << groups.size() << " groups";
@@ -395,7 +409,16 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   });
   progress.end_line();
   const Report report = make_report(run, true);
-  write_report_atomic(report, out);
+  // The report and best.json together, or neither.
+  files::Outputs writes;
+  writes.add(out, "--out", report_to_json(report).dump(1) + "\n");
+  if (shards == 1)
+    writes.add(best_path, "--best",
+               best_json(report.results, space, device,
+                         {{"report", out}, {"tune", report.context["tune"]}, {"command_line", command_line}})
+                       .dump(2) +
+                   "\n");
+  writes.commit();
   bool all_picked = true;
   std::cout << prefix << "strategy " << to_string(space.strategy.kind) << ": " << run.evaluations << " evaluations, "
             << run.cache_hits << " from the cache, " << duration_text(run.wall_s) << "\n";
@@ -414,12 +437,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     std::cout << "\n";
   }
   std::cout << prefix << "report: " << out << "\n";
-  if (shards == 1) {
-    write_json_atomic(best_json(report.results, space, device,
-                                {{"report", out}, {"tune", report.context["tune"]}, {"command_line", command_line}}),
-                      best_path);
-    std::cout << prefix << "best: " << best_path << "\n";
-  }
+  if (shards == 1) std::cout << prefix << "best: " << best_path << "\n";
   return all_picked ? 0 : 1;
 }
 

@@ -5,12 +5,17 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <iterator>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "sortbench/build_info.hpp"
+#include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
+#include "sortbench/json_read.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 
@@ -56,24 +61,109 @@ std::string cache_key(const CacheIdentity& id, const std::string& label, const P
   return k.dump();
 }
 
+json cache_header(const CacheIdentity& id, const Space& space) {
+  json build = to_json(id);
+  build.erase("gpu_model");
+  build.erase("gpu_uuid");  // per line, in each key: shards on several GPUs of one model share a cache
+  // What the measurements depend on: the workloads, variants and measure
+  // settings; not the strategy, the score or the name.
+  json what = space_to_json(space);
+  for (const char* k : {"name", "strategy", "score"}) what.erase(k);
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(stable_hash(what.dump())));
+  return {{"schema", kCacheSchema}, {"schema_version", kCacheSchemaVersion}, {"gpu_model", id.gpu_model},
+          {"build", build}, {"space", digest}, {"space_name", space.sweep.name}};
+}
+
 namespace {
 
-// Reads every complete line; a line that does not parse (a torn write) is counted and skipped.
-template <class F>
-std::size_t read_lines(const std::string& path, F&& on_entry) {
-  std::ifstream in(path, std::ios::binary);
+// A cache file as read: its header and its entries by key; a torn last line
+// (what a kill leaves) is counted, any other bad line is an error naming the
+// file and line number.
+struct CacheFile {
+  json header;  // null for an empty or missing file
+  struct Entry {
+    std::string key;
+    json line;
+    PointResult result;
+  };
+  std::vector<Entry> entries;
   std::size_t torn = 0;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    try {
-      const json j = json::parse(line);
-      on_entry(j.at("key").dump(), j);
-    } catch (const std::exception&) {
-      ++torn;
+};
+
+CacheFile read_cache(const std::string& path, bool entries) {
+  CacheFile c;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return c;  // a new cache
+  files::check_input(path, path, "cache");
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.empty()) return c;
+  const bool ends_with_newline = text.back() == '\n';
+  std::size_t pos = 0, line_no = 0;
+  while (pos < text.size()) {
+    const std::size_t eol = text.find('\n', pos);
+    const std::string line = text.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
+    pos = eol == std::string::npos ? text.size() : eol + 1;
+    ++line_no;
+    const bool last = pos >= text.size();
+    const std::string where = path + ":" + std::to_string(line_no);
+    if (line.empty()) {
+      if (line_no == 1) throw ConfigError(where + ": not a sortbench cache (its first line is empty; expected the cache header)");
+      continue;
     }
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const json::parse_error& e) {
+      if (line_no == 1)
+        throw ConfigError(path + ": not a sortbench cache (its first line is not a cache header); pick another --cache path");
+      // A write cut short by a kill: the line is a prefix of a cache line, so
+      // the parser ran out of input. The next append starts a fresh line, so
+      // such a line may sit before later ones; anything else is damage.
+      if (e.byte >= line.size() || (last && !ends_with_newline)) {
+        ++c.torn;
+        continue;
+      }
+      throw ConfigError(where + ": not a cache line (malformed JSON); expected {\"key\": {...}, \"result\": {...}}");
+    } catch (const json::exception&) {
+      throw ConfigError(where + ": not a cache line (malformed JSON); expected {\"key\": {...}, \"result\": {...}}");
+    }
+    if (line_no == 1) {
+      if (!j.is_object() || j.value("schema", json()) != kCacheSchema)
+        throw ConfigError(path + ": not a sortbench cache (its first line is not a cache header); pick another --cache path");
+      const JsonAt h(j, where);
+      if (h["schema_version"].unsigned_integer() != std::uint64_t(kCacheSchemaVersion))
+        h["schema_version"].fail(std::to_string(kCacheSchemaVersion));
+      h["gpu_model"].string();
+      h["build"].object();
+      h["space"].string();
+      c.header = j;
+      if (!entries) break;
+      continue;
+    }
+    const JsonAt e(j, where);
+    e["key"].object();
+    PointResult r = result_from_json(e["result"].value(), where, "$.result");
+    c.entries.push_back({e["key"].value().dump(), j, std::move(r)});
   }
-  return torn;
+  return c;
+}
+
+// What differs between a cache's header and the one this run writes, in
+// words, or empty when it belongs to this run.
+std::string header_difference(const json& file, const json& mine) {
+  if (file.value("gpu_model", "") != mine.value("gpu_model", ""))
+    return "GPU model " + file.value("gpu_model", "?") + " (this run: " + mine.value("gpu_model", "?") + ")";
+  if (file.value("space", "") != mine.value("space", ""))
+    return "another tune space ('" + file.value("space_name", "?") + "', " + file.value("space", "?") + "; this run: '" +
+           mine.value("space_name", "?") + "', " + mine.value("space", "?") + ")";
+  const json& a = file.at("build");
+  const json& b = mine.at("build");
+  for (const auto& [k, v] : b.items())
+    if (!a.contains(k) || a[k] != v)
+      return "another build (" + k + " " + (a.contains(k) ? a[k].dump() : "missing") + "; this run: " + v.dump() + ")";
+  return {};
 }
 
 void write_all(int fd, const std::string& text, const std::string& path) {
@@ -90,16 +180,52 @@ void write_all(int fd, const std::string& text, const std::string& path) {
 
 }  // namespace
 
-ResultCache::ResultCache(std::string path, bool load_existing) : path_(std::move(path)) {
-  if (load_existing) {
-    torn_ = read_lines(path_, [&](const std::string& key, const json& j) {
-      entries_[key] = result_from_json(j.at("result"), path_);
-      ++loaded_;
-    });
-  }
+void check_cache_file(const std::string& path, const json& expected) {
+  const CacheFile file = read_cache(path, true);
+  if (file.header.is_null()) return;
+  json mine = expected;
+  if (mine.value("gpu_model", "").empty()) mine["gpu_model"] = file.header.value("gpu_model", "");
+  if (const std::string diff = header_difference(file.header, mine); !diff.empty())
+    throw ConfigError(path + ": a cache of " + diff + "; pick another --cache path");
+}
+
+ResultCache::ResultCache(std::string path, const json& header, bool load_existing) : path_(std::move(path)) {
   const auto parent = std::filesystem::path(path_).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  // A new cache starts with its header. Shards started side by side may race
+  // to create it: one creates (O_EXCL), the others wait for its header.
+  const std::string header_line = header.dump() + "\n";
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd_ >= 0) {
+    write_all(fd_, header_line, path_);
+    ::fdatasync(fd_);
+    return;
+  }
+  if (errno != EEXIST) throw std::runtime_error(path_ + ": cannot create the cache: " + std::strerror(errno));
+  CacheFile file;
+  for (int tries = 0; tries < 200; ++tries) {  // up to 2 s for a racing creator's header
+    file = read_cache(path_, load_existing);
+    if (!file.header.is_null()) break;
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) == 0 && st.st_size > 0) break;
+    ::usleep(10000);
+  }
+  if (file.header.is_null()) {
+    // An empty file: take it as a new cache.
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0) throw std::runtime_error(path_ + ": cannot open the cache: " + std::strerror(errno));
+    write_all(fd_, header_line, path_);
+    ::fdatasync(fd_);
+    return;
+  }
+  if (const std::string diff = header_difference(file.header, header); !diff.empty())
+    throw ConfigError(path_ + ": a cache of " + diff + "; pick another --cache path");
+  for (auto& e : file.entries) {
+    entries_[e.key] = std::move(e.result);
+    ++loaded_;
+  }
+  torn_ = file.torn;
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd_ < 0) throw std::runtime_error(path_ + ": cannot open the cache: " + std::strerror(errno));
   // A torn last line (killed mid-write) must not swallow the next entry: start on a fresh line.
   struct stat st {};
@@ -132,26 +258,27 @@ void ResultCache::append(const std::string& key, const PointResult& r) {
   entries_[key] = slim;
 }
 
-std::size_t merge_caches(const std::vector<std::string>& inputs, const std::string& out) {
+MergedCache merge_caches(const std::vector<std::string>& inputs) {
+  MergedCache out;
   std::set<std::string> seen;
-  std::string text;
+  std::string first;
   for (const auto& in : inputs) {
-    if (!std::filesystem::exists(in)) throw ConfigError(in + ": no such cache file");
-    read_lines(in, [&](const std::string& key, const json& j) {
-      if (seen.insert(key).second) text += j.dump() + "\n";
-    });
+    files::check_input(in, "--caches: " + in, "cache");
+    CacheFile file = read_cache(in, true);
+    if (file.header.is_null()) throw ConfigError("--caches: " + in + ": an empty cache (no header); nothing to merge");
+    if (out.header.is_null()) {
+      out.header = file.header;
+      first = in;
+      out.text = file.header.dump() + "\n";
+    } else if (const std::string diff = header_difference(file.header, out.header); !diff.empty()) {
+      throw ConfigError("--caches: " + in + ": a cache of " + diff + " where " + first +
+                        " is not; only caches of one space, GPU model and build merge");
+    }
+    for (const auto& e : file.entries)
+      if (seen.insert(e.key).second) out.text += e.line.dump() + "\n";
   }
-  const auto parent = std::filesystem::path(out).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  const std::string tmp = out + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
-    o << text;
-    o.flush();
-    if (!o) throw std::runtime_error(tmp + ": cannot write the merged cache");
-  }
-  std::filesystem::rename(tmp, out);
-  return seen.size();
+  out.entries = seen.size();
+  return out;
 }
 
 }  // namespace sortbench::tune

@@ -1,5 +1,6 @@
 // A whole tune run over the groups of a space, and merging shard reports.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "sortbench/report.hpp"
@@ -53,9 +54,66 @@ TuneRun run_tune(const Space& space, const std::vector<Group>& groups, Session& 
   return run;
 }
 
+namespace {
+
+// "i/N" of a tune report's context, or {0, 0} for a report that is not a shard.
+std::pair<std::size_t, std::size_t> shard_of(const Report& r, const std::string& name) {
+  const json tune = r.context.value("tune", json());
+  if (!tune.is_object()) return {0, 0};
+  const std::string s = tune.value("shard", std::string("0/1"));
+  const auto slash = s.find('/');
+  try {
+    if (slash == std::string::npos) throw 0;
+    const std::size_t i = std::stoul(s.substr(0, slash)), n = std::stoul(s.substr(slash + 1));
+    if (n == 0 || i >= n) throw 0;
+    return {i, n};
+  } catch (...) {
+    throw ConfigError(name + ": $.context.tune.shard: '" + s + "' is not a shard I/N" +
+                      (s == "merged" ? " (it is already a merged report)" : ""));
+  }
+}
+
+}  // namespace
+
 Report merge_reports(const std::vector<Report>& reports, const std::vector<std::string>& names) {
   Report out;
   if (reports.empty()) return out;
+  auto name_of = [&](std::size_t i) { return i < names.size() ? names[i] : "report " + std::to_string(i); };
+  // Everything that must be common, checked before anything is joined.
+  const json device0 = reports[0].context.value("device", json::object());
+  const json build0 = reports[0].context.value("build", json::object());
+  const bool tune0 = reports[0].context.contains("tune");
+  std::map<std::size_t, std::string> shard_names;
+  std::size_t shards = 0;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const Report& r = reports[i];
+    const json device = r.context.value("device", json::object());
+    if (device.value("model", "") != device0.value("model", ""))
+      throw ConfigError(name_of(i) + ": $.context.device.model: '" + device.value("model", "") + "', where " + name_of(0) +
+                        " has '" + device0.value("model", "") + "'; only reports of one GPU model merge");
+    if (r.context.value("build", json::object()) != build0)
+      throw ConfigError(name_of(i) + ": $.context.build: another build than " + name_of(0) + " (commit " +
+                        r.context.value("build", json::object()).value("git_commit", "?") + " against " +
+                        build0.value("git_commit", "?") + "); only reports of one build merge");
+    if (r.context.contains("tune") != tune0)
+      throw ConfigError(name_of(i) + ": a " + (tune0 ? "run" : "tune") + " report among " + (tune0 ? "tune" : "run") +
+                        " reports; only reports of one kind merge");
+    if (!tune0) continue;
+    const auto [k, n] = shard_of(r, name_of(i));
+    if (shards && n != shards)
+      throw ConfigError(name_of(i) + ": shard " + std::to_string(k) + "/" + std::to_string(n) + " overlaps shards of " +
+                        std::to_string(shards) + " (" + name_of(0) + "); only the shards of one split merge");
+    shards = n;
+    if (const auto it = shard_names.find(k); it != shard_names.end())
+      throw ConfigError(name_of(i) + ": shard " + std::to_string(k) + "/" + std::to_string(n) + " given twice (also " +
+                        it->second + ")");
+    shard_names[k] = name_of(i);
+  }
+  if (tune0)
+    for (std::size_t k = 0; k < shards; ++k)
+      if (!shard_names.count(k))
+        throw ConfigError("merge: shard " + std::to_string(k) + "/" + std::to_string(shards) +
+                          " is missing; best.json from part of a space would miss its points");
   out.context = reports[0].context;
   const json space0 = reports[0].context.value("config", json());
   std::set<std::string> seen;
@@ -65,7 +123,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   double wall = 0;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const Report& r = reports[i];
-    const std::string name = i < names.size() ? names[i] : "report " + std::to_string(i);
+    const std::string name = name_of(i);
     json a = r.context.value("config", json()), b = space0;
     // The shard a report came from does not make its space different.
     if (a != b) throw ConfigError(name + ": $.context.config: differs from " + (names.empty() ? "the first report" : names[0]) + "; only shards of one space merge");
