@@ -8,9 +8,9 @@ need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # libbenchmark-tools: Google Benchmark's compare.py, run on `sortbench export --format gbench` (tests);
 # python3-matplotlib, -scipy, -numpy: tools/plot_report.py, tools/report_html.py and compare.py;
-# python3-pip: installs actionlint below.
+# python3-pip: installs actionlint below; python3-jsonschema: tests/schemas (the published schemas).
 for pkg in cmake g++ make git python3 nlohmann-json3-dev libboost-program-options-dev libgtest-dev \
-  libbenchmark-tools python3-matplotlib python3-scipy python3-numpy python3-pip; do
+  libbenchmark-tools python3-matplotlib python3-scipy python3-numpy python3-pip python3-jsonschema; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -29,10 +29,11 @@ if [ "${MERGE:-0}" = 1 ]; then
     reports+=("$dir/shard-$i-of-$shards.json")
     caches+=("$dir/cache-$i-of-$shards.jsonl")
   done
-  "$bin" merge --out "$dir/merged.json" "${reports[@]}"   # also writes results/<gpu-model>/best.json
-  model=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]["device"]["model"])' "$dir/merged.json")
-  "$bin" merge --caches "$(IFS=,; echo "${caches[*]}")" --cache-out "results/cache/$model.jsonl"
-  exit 0
+  model=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]["device"]["model"])' "${reports[0]}")
+  # One merge writes the report, results/<gpu-model>/best.json and the joined
+  # cache (the tune's default cache path) together, or nothing.
+  exec "$bin" merge --out "$dir/merged.json" "${reports[@]}" \
+    --caches "$(IFS=,; echo "${caches[*]}")" --cache-out "results/cache/$model/$name.jsonl"
 fi
 i=${SLURM_ARRAY_TASK_ID:?run as an array job (sbatch --array=0-N)}
 n=${SLURM_ARRAY_TASK_COUNT:?}

@@ -135,15 +135,16 @@ std::vector<std::size_t> parse_sizes(const std::string& spec, const std::string&
 }
 
 std::vector<std::string> split_list(const std::string& s, const std::string& where) {
+  if (trim(s).empty()) fail(where, "empty list");
   std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    item = trim(item);
+  for (std::size_t start = 0;;) {  // getline would drop an empty last item ("a,")
+    const std::size_t comma = s.find(',', start);
+    const std::string item = trim(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (item.empty()) fail(where, "empty item in list '" + s + "'");
     out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
-  if (out.empty()) fail(where, "empty list");
   return out;
 }
 
@@ -245,6 +246,9 @@ double number_at(const json& obj, const char* key, const std::string& path, doub
 
 SweepConfig parse_config_json(const json& doc, const std::string& where) {
   if (!doc.is_object()) fail(where, "expected a JSON object at the top level");
+  if (doc.contains("schema") && doc["schema"].is_string() && doc["schema"].get<std::string>().rfind("sortbench-", 0) == 0)
+    fail(where, "is a " + doc["schema"].get<std::string>() + " file, not a sweep config" +
+                    (doc["schema"] == "sortbench-report" ? " (the config it ran is at $.context.config)" : ""));
   // "source" is written into reports by config_to_json and ignored here.
   static const std::set<std::string> top = {"name", "description", "source", "variants", "baselines", "seed", "measure",
                                             "sweeps", "keys", "values", "orders", "sizes", "distributions"};

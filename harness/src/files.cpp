@@ -25,6 +25,12 @@ std::string named(const std::string& path, const std::string& where) {
   return where.rfind("--", 0) == 0 ? where + ": " + path : path;
 }
 
+// An input in a message: "--config: c.json", "BASE (a.json)", or the path alone.
+std::string named_input(const Input& in) {
+  if (in.where.rfind("--", 0) == 0) return in.where + ": " + in.path;
+  return in.where.empty() || in.where == in.path ? in.path : in.where + " (" + in.path + ")";
+}
+
 bool stat_of(const std::string& path, struct stat* st) { return ::stat(path.c_str(), st) == 0; }
 
 // The longest existing prefix of `p` (the folder a new file would go in, or
@@ -65,12 +71,16 @@ void check_input(const std::string& path, const std::string& where, const std::s
 }
 
 void check_output(const std::string& path, const std::string& where, const std::vector<Input>& inputs,
-                  const std::vector<Input>& other_outputs) {
-  if (path == "-") return;
+                  const std::vector<Input>& other_outputs, bool allow_stdout) {
+  if (path == "-" && allow_stdout) return;
+  if (path == "-") fail(where, "'-' (standard output) is not taken here; expected a file path");
   if (path.empty()) fail(where, "empty path; expected a file to write");
   check_name_lengths(path, where);
   const std::string me = named(path, where);
+  const std::string last = fs::path(path).filename().string();
+  if (path.back() == '/' || last == "." || last == "..") fail(me, "names a folder; expected a file path");
   struct stat st {};
+  fs::path folder;
   if (stat_of(path, &st)) {
     if (S_ISDIR(st.st_mode)) fail(me, "is a folder; expected a file to write");
     if (!S_ISREG(st.st_mode)) fail(me, "is not a regular file; expected a file to write");
@@ -83,20 +93,28 @@ void check_output(const std::string& path, const std::string& where, const std::
       fail(me, std::string("cannot write: ") + std::strerror(e));
     }
     ::close(fd);
+    folder = fs::path(path).parent_path();
+    if (folder.empty()) folder = ".";
   } else if (errno == ENOENT || errno == ENOTDIR) {
-    const fs::path folder = existing_ancestor(fs::path(path));
+    folder = existing_ancestor(fs::path(path));
     struct stat ft {};
     if (!stat_of(folder.string(), &ft)) fail(me, "cannot reach " + folder.string() + ": " + std::strerror(errno));
     if (!S_ISDIR(ft.st_mode)) fail(me, "goes through " + folder.string() + ", which is a file, not a folder");
-    if (::access(folder.string().c_str(), W_OK | X_OK) != 0)
-      fail(me, "cannot create files in " + folder.string() + ": " + std::strerror(errno));
   } else {
     // ENAMETOOLONG, ELOOP, EACCES.
     fail(me, std::string("cannot write here: ") + std::strerror(errno));
   }
+  // Outputs are written to a temporary file beside the target and renamed
+  // (Outputs): the folder must take a new file. Tried, not inferred from mode
+  // bits, which root, read-only mounts and /proc do not honour alike.
+  const std::string probe = (folder / (".sortbench-probe." + std::to_string(::getpid()))).string();
+  const int pfd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (pfd < 0) fail(me, "cannot create files in " + folder.string() + ": " + std::strerror(errno));
+  ::close(pfd);
+  ::unlink(probe.c_str());
   for (const auto& in : inputs)
     if (same_file(path, in.path))
-      fail(me, "is the input " + named(in.path, in.where) + "; writing it would destroy it (pick another output path)");
+      fail(me, "is the input " + named_input(in) + "; writing it would destroy it (pick another output path)");
   std::error_code ec;
   const fs::path canon = fs::weakly_canonical(path, ec);
   for (const auto& out : other_outputs) {

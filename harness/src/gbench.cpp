@@ -79,7 +79,7 @@ json to_gbench(const Report& report, GbenchSamples samples, const std::string& t
   json benchmarks = json::array();
   std::size_t family = 0, dropped = 0;
   for (const auto& r : report.results) {
-    if (r.status != Status::ok || r.time_ms.raw.empty()) {
+    if (r.status != Status::ok || (samples == GbenchSamples::all && r.time_ms.raw.empty())) {
       ++dropped;
       continue;
     }

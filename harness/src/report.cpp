@@ -211,8 +211,18 @@ Report report_from_json(const json& doc, const std::string& where) {
   if (context.has("config")) context["config"].object();
   if (context.has("tune")) context["tune"].object();
   const JsonAt results = j["results"];
-  for (std::size_t i = 0; i < results.size(); ++i)
-    r.results.push_back(result_from_json(results.value()[i], where, "$.results[" + std::to_string(i) + "]"));
+  // One result per variant and workload: compare and merge pair results by these.
+  std::map<std::string, std::size_t> first_of;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::string at = "$.results[" + std::to_string(i) + "]";
+    r.results.push_back(result_from_json(results.value()[i], where, at));
+    const PointResult& p = r.results.back();
+    if (p.variant.empty()) throw ConfigError(where + ": " + at + ".variant: expected a variant label, got \"\"");
+    const auto [it, fresh] = first_of.emplace(p.variant + "|" + p.workload_key(), i);
+    if (!fresh)
+      throw ConfigError(where + ": " + at + ": " + p.variant + " on " + p.workload_key() + " again (also $.results[" +
+                        std::to_string(it->second) + "]); expected each variant and workload once");
+  }
   return r;
 }
 

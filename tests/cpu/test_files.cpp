@@ -83,9 +83,16 @@ TEST(Files, OutputsNeverOverwriteAnInput) {
   EXPECT_NE(file_error_of([&] { files::check_output(s.path("a.json"), "--best", inputs, {{s.path("a.json"), "--out"}}); })
                 .find("is also the output --out: " + s.path("a.json")),
             std::string::npos);
-  // A new file in a new folder is fine; "-" is standard output.
+  // A new file in a new folder is fine; "-" is standard output only where the command takes it.
   EXPECT_EQ(file_error_of([&] { files::check_output(s.path("new/deeper/out.json"), "--out", inputs); }), "no error");
-  EXPECT_EQ(file_error_of([&] { files::check_output("-", "--out", inputs); }), "no error");
+  EXPECT_EQ(file_error_of([&] { files::check_output("-", "--out", inputs, {}, true); }), "no error");
+  EXPECT_NE(file_error_of([&] { files::check_output("-", "--out", inputs); }).find("standard output"), std::string::npos);
+  // A path that names a folder, existing or not, is no file to write.
+  for (const std::string p : {s.path("new/"), s.path("."), s.path("x/..")})
+    EXPECT_NE(file_error_of([&] { files::check_output(p, "--out", inputs); }).find("names a folder"), std::string::npos) << p;
+  // The probe that tries the folder leaves nothing behind.
+  for (const auto& e : fs::directory_iterator(s.dir))
+    EXPECT_EQ(e.path().filename().string().rfind(".sortbench-probe", 0), std::string::npos) << e.path();
 }
 
 TEST(Files, UnusableOutputsAreFoundBeforeAnyWork) {

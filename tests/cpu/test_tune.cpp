@@ -350,6 +350,53 @@ TEST(TuneCache, ResumeAfterSigkillLosesAtMostThePointInFlight) {
   }
 }
 
+TEST(TuneCache, ProcessesOpeningOneNewCacheAtOnceWriteOneHeader) {
+  // Shards started side by side (tune --devices) open one cache path at the
+  // same moment: the file must appear with exactly one header, whoever wins.
+  const Space s = fake_space(StrategyKind::exhaustive);
+  for (int round = 0; round < 40; ++round) {
+    const std::string path = temp_path("race.jsonl");
+    std::filesystem::remove(path);
+    std::vector<pid_t> children;
+    int start[2];  // closed by the parent once all are forked: they start together
+    ASSERT_EQ(::pipe(start), 0);
+    for (int i = 0; i < 6; ++i) {
+      const pid_t child = ::fork();
+      ASSERT_GE(child, 0);
+      if (child == 0) {
+        ::close(start[1]);
+        char c;
+        if (::read(start[0], &c, 1) != 0) std::_Exit(4);
+        try {
+          ResultCache cache(path, cache_header(test_identity(), s));
+          cache.append("{\"shard\":" + std::to_string(i) + "}", timed("fake.z", 1, 1.0));
+        } catch (...) {
+          std::_Exit(3);
+        }
+        std::_Exit(0);
+      }
+      children.push_back(child);
+    }
+    ::close(start[0]);
+    ::close(start[1]);
+    for (const pid_t c : children) {
+      int status = 0;
+      ::waitpid(c, &status, 0);
+      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+    }
+    std::ifstream in(path);
+    std::string line;
+    int headers = 0, entries = 0;
+    while (std::getline(in, line)) (line.find("\"sortbench-cache\"") != std::string::npos ? headers : entries)++;
+    EXPECT_EQ(headers, 1) << "round " << round;
+    EXPECT_EQ(entries, 6) << "round " << round;
+    ResultCache cache(path, cache_header(test_identity(), s));
+    EXPECT_EQ(cache.loaded(), 6u);
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+      EXPECT_EQ(e.path().filename().string().rfind("race.jsonl.new.", 0), std::string::npos) << e.path();
+  }
+}
+
 TEST(TuneShard, TwoShardsMergedEqualOneUnshardedRun) {
   const Space s = fake_space(StrategyKind::exhaustive);
   const json device = {{"model", "fake-gpu"}, {"uuid", "GPU-0"}};

@@ -29,9 +29,9 @@ struct Input {
 void check_input(const std::string& path, const std::string& where, const std::string& what = "file");
 
 // Checks an output against the filesystem and the command's inputs and other
-// outputs: see above. "-" (standard output) is not a path and is not checked.
+// outputs: see above. "-" is standard output where allow_stdout, else refused.
 void check_output(const std::string& path, const std::string& where, const std::vector<Input>& inputs,
-                  const std::vector<Input>& other_outputs = {});
+                  const std::vector<Input>& other_outputs = {}, bool allow_stdout = false);
 
 // Same file: both exist and have the same device and inode after links.
 bool same_file(const std::string& a, const std::string& b);

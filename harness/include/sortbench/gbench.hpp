@@ -25,7 +25,8 @@ enum class GbenchSamples {
 // not the defaults): unique per variant, params (in the label) and workload.
 std::string gbench_name(const PointResult& r);
 
-// Failed and skipped points have no time and are left out; `left_out` counts
+// Failed and skipped points have no time and are left out, and with
+// GbenchSamples::all so are points without raw samples; `left_out` counts
 // them. `time_unit` is "ms", "us" or "ns" (Google Benchmark's units). "us" is
 // the default of `sortbench export`: compare.py prints times as whole numbers
 // of the unit, so GPU sorts of 0.04 to 300 ms read as 0 in "ms".

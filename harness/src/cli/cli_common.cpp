@@ -119,6 +119,13 @@ po::variables_map parse(const std::string& cmd, const po::options_description& d
   all.add_options()(stray.c_str(), po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
   pos.add(stray.c_str(), -1);
+  // "--out=" is an empty value, not a missing one: say so (Boost's words are about the '=').
+  for (const auto& a : args) {
+    if (a == "--") break;
+    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.back() == '=' && a.find('=') == a.size() - 1)
+      throw UsageError("sortbench " + cmd + ": " + a.substr(0, a.size() - 1) + ": empty value after '='; expected " +
+                       a.substr(0, a.size() - 1) + "=VALUE or " + a.substr(0, a.size() - 1) + " VALUE");
+  }
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);

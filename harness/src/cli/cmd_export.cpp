@@ -43,7 +43,7 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
   if (!vm.count("out")) throw UsageError("sortbench export: --out FILE is required (see sortbench export --help)");
   const std::string out_path = vm["out"].as<std::string>();
   files::check_input(inputs[0], inputs[0], "report");
-  files::check_output(out_path, "--out", {{inputs[0], "the report"}});
+  files::check_output(out_path, "--out", {{inputs[0], "the report"}}, {}, /*allow_stdout=*/true);
 
   const Report report = read_report(inputs[0]);
   std::size_t left_out = 0;
@@ -56,7 +56,7 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
     files::write_atomically(out_path, "--out", text);
     std::cerr << "sortbench export: " << inputs[0] << " -> " << out_path << " (" << gbench["benchmarks"].size()
               << " entries";
-    if (left_out) std::cerr << "; " << left_out << " failed or skipped points left out";
+    if (left_out) std::cerr << "; " << left_out << " points left out (failed, skipped, or without raw samples for --samples all)";
     std::cerr << ")\n";
   }
   return 0;

@@ -44,13 +44,13 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
     files::check_input(in, in, "report");
     for (const auto& seen : in_files)
       if (files::same_file(seen.path, in)) throw ConfigError(in + ": given twice (also as " + seen.path + ")");
-    in_files.push_back({in, "report"});
+    in_files.push_back({in, in});
   }
   std::vector<std::string> caches;
   if (vm.count("caches")) {
     caches = split_list(vm["caches"].as<std::string>(), "--caches");
     for (const auto& c : caches) {
-      files::check_input(c, "--caches: " + c, "cache");
+      files::check_input(c, "--caches", "cache");
       for (const auto& seen : in_files)
         if (files::same_file(seen.path, c)) throw ConfigError("--caches: " + c + ": given twice (also as " + seen.path + ")");
       in_files.push_back({c, "--caches"});

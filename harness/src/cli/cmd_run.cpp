@@ -117,7 +117,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                       " workloads x " + std::to_string(matched.size() + best_families.size()) +
                       " variants is more than " + std::to_string(kMaxPoints) + " points; narrow the sweep");
   for (const auto& path : check_key_files(cfg, vm.count("dist") ? std::string("--dist") : cfg.source))
-    inputs.push_back({path, "a file: distribution"});
+    inputs.push_back({path, "the key file"});
   if (vm.count("out")) files::check_output(vm["out"].as<std::string>(), "--out", inputs);
   // best:FAMILY picks from this GPU's best.json: known once the GPU is.
   json best_doc;

@@ -88,7 +88,7 @@ class LineProgress : public Progress {
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& s) {
   const auto slash = s.find('/');
   try {
-    if (slash == std::string::npos) throw 0;
+    if (slash == std::string::npos || s.find_first_not_of("0123456789/") != std::string::npos) throw 0;
     std::size_t a = 0, b = 0;
     const std::size_t i = std::stoul(s.substr(0, slash), &a), n = std::stoul(s.substr(slash + 1), &b);
     if (a != slash || b != s.size() - slash - 1 || n == 0 || i >= n) throw 0;
@@ -193,7 +193,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
       "out", po::value<std::string>(), "report path (default results/<gpu-model>/<space name>-<strategy>.json)")(
       "best", po::value<std::string>(), "best.json path (default results/<gpu-model>/best.json; not written by a shard)")(
-      "cache", po::value<std::string>(), "cache path (default results/cache/<gpu-model>.jsonl)")(
+      "cache", po::value<std::string>(), "cache path (default results/cache/<gpu-model>/<space name>.jsonl)")(
       "fresh", "measure everything again (new measurements are still appended to the cache)")(
       "shard", po::value<std::string>(), "I/N: tune only the points whose label hashes to shard I of N")(
       "devices", po::value<std::string>(), "comma-separated GPU ordinals: one shard per GPU, run side by side, then merged")(
@@ -243,17 +243,32 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       if (d.find_first_not_of("0123456789") != std::string::npos)
         throw ConfigError("--devices: '" + d + "' is not a GPU ordinal; expected e.g. 0,1,2,3");
     if (vm.count("shard")) throw ConfigError("--devices: cannot be combined with --shard (it assigns the shards)");
+    auto ordinal = [](const std::string& d) {  // "00" and "0" are one GPU
+      const auto first = d.find_first_not_of('0');
+      return first == std::string::npos ? std::string("0") : d.substr(first);
+    };
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (ordinal(devices[i]) == ordinal(devices[j]))
+          throw ConfigError("--devices: GPU " + devices[i] + " given twice; expected each GPU once");
   }
   const auto variants = space_variants(space, reg);
   if (variants.empty())
     throw ConfigError(space.sweep.source + ": $.params: no variant matched by $.variants has parameters in range");
+  // Points are dealt to shards by a hash of their label: more shards than
+  // points leaves shards with nothing to do.
+  const std::size_t split = devices.empty() ? shards : devices.size();
+  if (split > variants.size())
+    throw ConfigError(std::string(devices.empty() ? "--shard" : "--devices") + ": " + std::to_string(split) +
+                      " shards for a space of " + std::to_string(variants.size()) + " points; expected at most " +
+                      std::to_string(variants.size()));
   const double point_timeout = vm.count("point-timeout") ? number_flag(vm, "point-timeout", 0, 86400, true) : 300.0;
   if (vm.count("best") && vm.count("shard")) throw ConfigError("--best: a --shard run writes no best.json (sortbench merge does)");
   // Every path the tune reads or writes, before the GPU is asked: the defaults
   // under results/<gpu-model>/ are checked once the model is known.
   std::vector<files::Input> inputs = {{vm["space"].as<std::string>(), "--space"}};
   for (const auto& path : check_key_files(space.sweep, vm.count("dist") ? std::string("--dist") : space.sweep.source))
-    inputs.push_back({path, "a file: distribution"});
+    inputs.push_back({path, "the key file"});
   std::vector<files::Input> outputs;
   auto output = [&](const std::string& path, const std::string& flag) {
     files::check_output(path, flag, inputs, outputs);
@@ -424,6 +439,10 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
             << run.cache_hits << " from the cache, " << duration_text(run.wall_s) << "\n";
   for (const auto& o : run.outcomes) {
     std::cout << prefix << "  " << o.group << ": ";
+    if (o.ranking.empty() && o.candidates == 0 && shards > 1) {
+      std::cout << "none of its points hash to shard " << shard << "/" << shards << "\n";
+      continue;
+    }
     if (o.ranking.empty()) {
       std::cout << "no point ran on every workload\n";
       all_picked = false;

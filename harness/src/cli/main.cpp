@@ -21,8 +21,10 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
   try {
+    std::string names;
+    for (const auto& c : cli::commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
     if (args.empty()) {
-      usage(std::cerr);
+      std::cerr << "sortbench: expected a command: one of " << names << " (sortbench --help)\n";
       return 2;
     }
     const std::string cmd = args.front();
@@ -33,8 +35,6 @@ int main(int argc, char** argv) {
     }
     for (const auto& c : cli::commands())
       if (cmd == c.name) return c.run(args, command_line);
-    std::string names;
-    for (const auto& c : cli::commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
     std::cerr << "sortbench: unknown command '" << cmd << "'; expected one of " << names << "\n";
     return 2;
   } catch (const ConfigError& e) {

@@ -1,6 +1,7 @@
 // The durable results cache: JSON lines, one fsync'd append per measured point
 // (docs/tune.md "Cache").
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,11 +92,13 @@ struct CacheFile {
   std::size_t torn = 0;
 };
 
-CacheFile read_cache(const std::string& path, bool entries) {
+// `flag` (--cache or --caches) leads every message.
+CacheFile read_cache(const std::string& path, bool entries, const std::string& flag) {
   CacheFile c;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return c;  // a new cache
-  files::check_input(path, path, "cache");
+  files::check_input(path, flag, "cache");
+  const std::string named = flag + ": " + path;
   std::ifstream in(path, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (text.empty()) return c;
@@ -107,7 +110,7 @@ CacheFile read_cache(const std::string& path, bool entries) {
     pos = eol == std::string::npos ? text.size() : eol + 1;
     ++line_no;
     const bool last = pos >= text.size();
-    const std::string where = path + ":" + std::to_string(line_no);
+    const std::string where = named + ":" + std::to_string(line_no);
     if (line.empty()) {
       if (line_no == 1) throw ConfigError(where + ": not a sortbench cache (its first line is empty; expected the cache header)");
       continue;
@@ -117,7 +120,7 @@ CacheFile read_cache(const std::string& path, bool entries) {
       j = json::parse(line);
     } catch (const json::parse_error& e) {
       if (line_no == 1)
-        throw ConfigError(path + ": not a sortbench cache (its first line is not a cache header); pick another --cache path");
+        throw ConfigError(named + ": not a sortbench cache (its first line is not a cache header)");
       // A write cut short by a kill: the line is a prefix of a cache line, so
       // the parser ran out of input. The next append starts a fresh line, so
       // such a line may sit before later ones; anything else is damage.
@@ -131,7 +134,7 @@ CacheFile read_cache(const std::string& path, bool entries) {
     }
     if (line_no == 1) {
       if (!j.is_object() || j.value("schema", json()) != kCacheSchema)
-        throw ConfigError(path + ": not a sortbench cache (its first line is not a cache header); pick another --cache path");
+        throw ConfigError(named + ": not a sortbench cache (its first line is not a cache header)");
       const JsonAt h(j, where);
       if (h["schema_version"].unsigned_integer() != std::uint64_t(kCacheSchemaVersion))
         h["schema_version"].fail(std::to_string(kCacheSchemaVersion));
@@ -181,54 +184,61 @@ void write_all(int fd, const std::string& text, const std::string& path) {
 }  // namespace
 
 void check_cache_file(const std::string& path, const json& expected) {
-  const CacheFile file = read_cache(path, true);
+  const CacheFile file = read_cache(path, true, "--cache");
   if (file.header.is_null()) return;
   json mine = expected;
   if (mine.value("gpu_model", "").empty()) mine["gpu_model"] = file.header.value("gpu_model", "");
   if (const std::string diff = header_difference(file.header, mine); !diff.empty())
-    throw ConfigError(path + ": a cache of " + diff + "; pick another --cache path");
+    throw ConfigError("--cache: " + path + ": a cache of " + diff + "; pick another --cache path");
 }
 
 ResultCache::ResultCache(std::string path, const json& header, bool load_existing) : path_(std::move(path)) {
   const auto parent = std::filesystem::path(path_).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
   // A new cache starts with its header. Shards started side by side may race
-  // to create it: one creates (O_EXCL), the others wait for its header.
+  // to create it, so the file comes into being with its header already in it:
+  // written to a temporary file and hard-linked into place (link() fails if
+  // the path exists), never an empty file another process could see.
   const std::string header_line = header.dump() + "\n";
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ >= 0) {
+  if (::access(path_.c_str(), F_OK) != 0) {
+    const std::string tmp = path_ + ".new." + std::to_string(::getpid());
+    const int t = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (t < 0) throw std::runtime_error(tmp + ": cannot create the cache: " + std::strerror(errno));
+    try {
+      write_all(t, header_line, tmp);
+    } catch (...) {
+      ::close(t);
+      ::unlink(tmp.c_str());
+      throw;
+    }
+    ::fdatasync(t);
+    ::close(t);
+    const int linked = ::link(tmp.c_str(), path_.c_str());
+    const int link_errno = errno;
+    ::unlink(tmp.c_str());
+    if (linked != 0 && link_errno != EEXIST)
+      throw std::runtime_error(path_ + ": cannot create the cache: " + std::strerror(link_errno));
+  }
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd_ < 0) throw std::runtime_error(path_ + ": cannot open the cache: " + std::strerror(errno));
+  // An empty file given as the cache (made by the user): the first process to
+  // hold its lock writes the header.
+  ::flock(fd_, LOCK_EX);
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0 && st.st_size == 0) {
     write_all(fd_, header_line, path_);
     ::fdatasync(fd_);
-    return;
   }
-  if (errno != EEXIST) throw std::runtime_error(path_ + ": cannot create the cache: " + std::strerror(errno));
-  CacheFile file;
-  for (int tries = 0; tries < 200; ++tries) {  // up to 2 s for a racing creator's header
-    file = read_cache(path_, load_existing);
-    if (!file.header.is_null()) break;
-    struct stat st {};
-    if (::stat(path_.c_str(), &st) == 0 && st.st_size > 0) break;
-    ::usleep(10000);
-  }
-  if (file.header.is_null()) {
-    // An empty file: take it as a new cache.
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd_ < 0) throw std::runtime_error(path_ + ": cannot open the cache: " + std::strerror(errno));
-    write_all(fd_, header_line, path_);
-    ::fdatasync(fd_);
-    return;
-  }
+  ::flock(fd_, LOCK_UN);
+  CacheFile file = read_cache(path_, load_existing, "--cache");
   if (const std::string diff = header_difference(file.header, header); !diff.empty())
-    throw ConfigError(path_ + ": a cache of " + diff + "; pick another --cache path");
+    throw ConfigError("--cache: " + path_ + ": a cache of " + diff + "; pick another --cache path");
   for (auto& e : file.entries) {
     entries_[e.key] = std::move(e.result);
     ++loaded_;
   }
   torn_ = file.torn;
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd_ < 0) throw std::runtime_error(path_ + ": cannot open the cache: " + std::strerror(errno));
   // A torn last line (killed mid-write) must not swallow the next entry: start on a fresh line.
-  struct stat st {};
   if (::fstat(fd_, &st) == 0 && st.st_size > 0) {
     std::ifstream in(path_, std::ios::binary);
     in.seekg(-1, std::ios::end);
@@ -263,8 +273,8 @@ MergedCache merge_caches(const std::vector<std::string>& inputs) {
   std::set<std::string> seen;
   std::string first;
   for (const auto& in : inputs) {
-    files::check_input(in, "--caches: " + in, "cache");
-    CacheFile file = read_cache(in, true);
+    files::check_input(in, "--caches", "cache");  // a missing file is no new cache here
+    CacheFile file = read_cache(in, true, "--caches");
     if (file.header.is_null()) throw ConfigError("--caches: " + in + ": an empty cache (no header); nothing to merge");
     if (out.header.is_null()) {
       out.header = file.header;

@@ -98,6 +98,8 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
     if (r.context.contains("tune") != tune0)
       throw ConfigError(name_of(i) + ": a " + (tune0 ? "run" : "tune") + " report among " + (tune0 ? "tune" : "run") +
                         " reports; only reports of one kind merge");
+    if (r.context.value("config", json()) != reports[0].context.value("config", json()))
+      throw ConfigError(name_of(i) + ": $.context.config: differs from " + name_of(0) + "; only shards of one space merge");
     if (!tune0) continue;
     const auto [k, n] = shard_of(r, name_of(i));
     if (shards && n != shards)
@@ -115,8 +117,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
         throw ConfigError("merge: shard " + std::to_string(k) + "/" + std::to_string(shards) +
                           " is missing; best.json from part of a space would miss its points");
   out.context = reports[0].context;
-  const json space0 = reports[0].context.value("config", json());
-  std::set<std::string> seen;
+  std::map<std::string, std::string> seen;  // variant|workload -> the report it came from
   json merged_from = json::array();
   json groups = json::array();
   std::size_t evaluations = 0, hits = 0;
@@ -124,11 +125,17 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const Report& r = reports[i];
     const std::string name = name_of(i);
-    json a = r.context.value("config", json()), b = space0;
-    // The shard a report came from does not make its space different.
-    if (a != b) throw ConfigError(name + ": $.context.config: differs from " + (names.empty() ? "the first report" : names[0]) + "; only shards of one space merge");
-    for (const auto& p : r.results) {
-      if (seen.insert(p.variant + "|" + p.workload_key()).second) out.results.push_back(p);
+    for (std::size_t k = 0; k < r.results.size(); ++k) {
+      const PointResult& p = r.results[k];
+      const auto [it, fresh] = seen.emplace(p.variant + "|" + p.workload_key(), name);
+      if (fresh) {
+        out.results.push_back(p);
+      } else if (!tune0) {
+        // Tune shards each measure the baselines; run reports that overlap
+        // would keep one measurement of a point and silently drop another.
+        throw ConfigError(name + ": $.results[" + std::to_string(k) + "]: " + p.variant + " on " + p.workload_key() +
+                          " is also in " + it->second + "; only run reports of different points merge");
+      }
     }
     json entry = {{"report", name}};
     if (r.context.contains("tune")) {
