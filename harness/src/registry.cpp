@@ -52,6 +52,29 @@ void Registry::add(VariantInfo v) {
             [](const VariantInfo& a, const VariantInfo& b) { return a.label < b.label; });
 }
 
+void Registry::begin_staging() {
+  staging_ = true;
+  staged_.clear();
+}
+
+std::vector<VariantInfo> Registry::end_staging() {
+  staging_ = false;
+  return std::move(staged_);
+}
+
+void Registry::register_variant(VariantInfo v) {
+  if (staging_)
+    staged_.push_back(std::move(v));
+  else
+    add(std::move(v));
+}
+
+void Registry::remove(const std::string& label) {
+  variants_.erase(std::remove_if(variants_.begin(), variants_.end(),
+                                 [&](const VariantInfo& v) { return v.label == label; }),
+                  variants_.end());
+}
+
 const VariantInfo* Registry::find(const std::string& label) const {
   for (const auto& v : variants_)
     if (v.label == label) return &v;
@@ -124,3 +147,7 @@ std::string param_label(const Params& params) {
 }
 
 }  // namespace sortbench
+
+extern "C" void sortbench_register_variant_v1(sortbench::VariantInfo* v) {
+  sortbench::Registry::instance().register_variant(std::move(*v));
+}

@@ -109,7 +109,8 @@ std::vector<KernelResources> compiled_resources(const Instance& instance) {
   std::vector<KernelResources> out;
   for (const KernelLaunch& l : instance.kernels()) {
     cudaFuncAttributes a{};
-    cuda_check(cudaFuncGetAttributes(&a, l.function), ("cudaFuncGetAttributes(" + l.name + ")").c_str());
+    cuda_check(l.attributes ? l.attributes(&a, l.function) : cudaFuncGetAttributes(&a, l.function),
+               ("cudaFuncGetAttributes(" + l.name + ")").c_str());
     KernelResources k;
     k.kernel = l.name;
     k.block_threads = l.block_threads;

@@ -3,6 +3,10 @@
 
 usage: bad_input_table.py SORTBENCH_BINARY SOURCE_DIR [ROWS_FILE]
 
+Environment: SORTBENCH_TEST_PLUGIN_DIR, the folder of the loader tests' plugins
+(tests/plugins), copied into the fixtures as plugins/*.so. Leading NAME=VALUE
+words of ARGUMENTS set the environment of that row's command.
+
 Each row of tests/cli/bad_inputs.tsv is `EXIT <tab> PATTERN <tab> ARGUMENTS`
 (ARGUMENTS split as a shell would, without expansion). The runner builds a
 folder of fixtures (reports, shards, caches, configs, key files, a binary file,
@@ -183,6 +187,16 @@ def make_fixtures(binary, src, d):
     if os.geteuid() != 0:  # root writes through a read-only mode bit
         write(os.path.join(d, "readonly.json"), "{}")
         os.chmod(os.path.join(d, "readonly.json"), 0o444)
+    # The loader tests' plugins, and a file that only looks like one.
+    plugin_dir = os.environ.get("SORTBENCH_TEST_PLUGIN_DIR")
+    if not plugin_dir:
+        raise SystemExit("fixture: SORTBENCH_TEST_PLUGIN_DIR is not set (ctest sets it to the tests/plugins build folder)")
+    os.mkdir(os.path.join(d, "plugins"))
+    for name in os.listdir(plugin_dir):
+        if name.startswith("plugin_") and name.endswith(".so"):
+            shutil.copy(os.path.join(plugin_dir, name), os.path.join(d, "plugins", name))
+    with open(os.path.join(d, "plugins", "not_a_plugin.so"), "w") as f:
+        f.write("just text\n")
 
 
 def main():
@@ -209,9 +223,14 @@ def main():
         for no, want_rc, pattern, args in rows:
             if "readonly.json" in args and not os.path.exists(os.path.join(d, "readonly.json")):
                 continue  # as root there is no read-only file
+            env = dict(os.environ, CUDA_VISIBLE_DEVICES="")  # the same answers on a GPU runner
+            env.pop("SORTBENCH_PLUGIN_PATH", None)
+            while args and re.match(r"^[A-Z_]+=", args[0]):
+                name, _, value = args[0].partition("=")
+                env[name] = value
+                args = args[1:]
             before = snapshot(d)
-            p = subprocess.run([binary] + args, cwd=d, capture_output=True, text=True, timeout=120,
-                               env=dict(os.environ, CUDA_VISIBLE_DEVICES=""))  # the same answers on a GPU runner
+            p = subprocess.run([binary] + args, cwd=d, capture_output=True, text=True, timeout=120, env=env)
             after = snapshot(d)
             err = [l for l in p.stderr.split("\n") if l.strip()]
             problems = []

@@ -1,8 +1,10 @@
 // Onesweep-class LSD radix sort, registered at every point of its grid
-// (onesweep_grid.cuh); kernels are instantiated in onesweep_keys32.cu and
-// onesweep_keys64.cu. Design: common/onesweep.cuh.
+// (onesweep_grid.cuh); kernels are instantiated in onesweep_keys{8,16,32,64}.cu.
+// Design: common/onesweep.cuh. Every other point of OnesweepSpace is built on
+// demand (sortbench/on_demand.hpp) from the translation unit below.
 #include "common/onesweep.cuh"
 #include "onesweep_grid.cuh"
+#include "sortbench/family_space.hpp"
 
 namespace sortbench::radix {
 namespace {
@@ -12,9 +14,59 @@ VariantInfo registered_onesweep() {
   v.family_default = std::is_same_v<P, OnesweepPolicy<SORTBENCH_ONESWEEP_DEFAULT_POINT>>;
   return v;
 }
+
+std::string key_bits_type(KeyType k) { return "std::uint" + std::to_string(8 * key_bytes(k)) + "_t"; }
+
+FamilySpace onesweep_family_space() {
+  FamilySpace s;
+  s.method = "radix.onesweep";
+  s.family = "radix";
+  s.axes = OnesweepSpace::axes();
+  s.why_not = [](const SpacePoint& p, const PointTypes& types, std::size_t per_block, std::size_t per_sm,
+                 int threads_per_sm) -> std::string {
+    const int rb = int(p[0]), ipt = int(p[1]), tpb = int(p[2]), mb = int(p[3]), lw = int(p[4]);
+    if (const char* e = OnesweepSpace::shape_error(rb, ipt, tpb, mb, lw)) return e;
+    if (mb * tpb > threads_per_sm)
+      return "min_blocks_per_sm x block_threads = " + std::to_string(mb * tpb) + " threads, above the GPU's " +
+             std::to_string(threads_per_sm) + " per SM";
+    // Runnable when one of the sweep's key and value types fits; the
+    // variant's own check skips the others when they are measured.
+    std::string first;
+    for (KeyType k : types.keys)
+      for (ValueType v : types.values) {
+        const std::size_t smem = OnesweepSpace::smem_bytes(rb, ipt, tpb, key_bytes(k), value_bytes(v));
+        const std::string what = to_string(k) + (v == ValueType::none ? " keys" : " keys with " + to_string(v) + " values");
+        std::string why;
+        if (smem > per_block)
+          why = what + " need " + std::to_string(smem) + " B of shared memory per block; the GPU has " +
+                std::to_string(per_block);
+        else if (mb > 1 && std::size_t(mb) * (smem + 1024) > per_sm)
+          why = what + ": " + std::to_string(mb) + " blocks of " + std::to_string(smem) +
+                " B shared memory (and 1 KB reserved each) do not fit one SM's " + std::to_string(per_sm) + " B";
+        else
+          return {};
+        if (first.empty()) first = why;
+      }
+    return first;
+  };
+  s.translation_unit = [](const SpacePoint& p, const std::vector<KeyType>& keys) {
+    std::string args;
+    for (long long x : p) args += (args.empty() ? "" : ", ") + std::to_string(x);
+    std::string text = "#include \"radix/onesweep_instantiate.cuh\"\nnamespace sortbench::radix {\n";
+    std::string bits;
+    for (KeyType k : keys) {
+      text += "SORTBENCH_RADIX_INSTANTIATE_ONESWEEP_POINT(" + key_bits_type(k) + ", " + args + ")\n";
+      bits += ", " + key_bits_type(k);
+    }
+    text += "SORTBENCH_REGISTER_VARIANT(onesweep_info<OnesweepPolicy<" + args + ">" + bits + ">());\n}\n";
+    return text;
+  };
+  return s;
+}
 }  // namespace
 #define SORTBENCH_RADIX_REGISTER_ONESWEEP(...) \
   SORTBENCH_REGISTER_VARIANT(registered_onesweep<OnesweepPolicy<__VA_ARGS__>>());
 SORTBENCH_ONESWEEP_GRID(SORTBENCH_RADIX_REGISTER_ONESWEEP)
 #undef SORTBENCH_RADIX_REGISTER_ONESWEEP
+SORTBENCH_REGISTER_FAMILY_SPACE(onesweep_family_space());
 }  // namespace sortbench::radix

@@ -75,6 +75,13 @@ struct Space {
   // scored against the fastest of them on each workload.
   std::vector<std::string> baseline_labels;
   std::vector<ParamFilter> params;
+  // "on_demand": true: the points of every declared family space
+  // (sortbench/family_space.hpp) that $.variants and $.params select, built
+  // where the binary lacks them (sortbench/on_demand.hpp), not only the
+  // compiled-in ones.
+  bool on_demand = false;
+  // Filled in when those are planned: the labels of every such point.
+  std::vector<std::string> on_demand_labels;
   ScoreSettings score;
   StrategySettings strategy;
   bool is_baseline(const std::string& label) const;

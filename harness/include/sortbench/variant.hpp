@@ -48,11 +48,19 @@ struct KernelLaunch {
   const void* function = nullptr;
   int block_threads = 0;
   std::size_t dynamic_smem = 0;
+  // cudaFuncGetAttributes of the CUDA runtime that registered the kernel: a
+  // plugin's kernels are known to its own runtime, not to the binary's.
+  cudaError_t (*attributes)(cudaFuncAttributes*, const void*) = nullptr;
 };
+
+namespace detail {
+// One copy per binary and plugin (plugins bind their own definitions first).
+inline cudaError_t func_attributes(cudaFuncAttributes* a, const void* f) { return cudaFuncGetAttributes(a, f); }
+}  // namespace detail
 
 template <class Kernel>
 KernelLaunch kernel_launch(std::string name, Kernel* kernel, int block_threads, std::size_t dynamic_smem) {
-  return {std::move(name), reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem};
+  return {std::move(name), reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem, &detail::func_attributes};
 }
 
 // A variant bound to one problem. Created outside the timed region.
@@ -110,6 +118,9 @@ struct VariantInfo {
   // Empty if the variant can run the problem, otherwise why it cannot.
   std::function<std::string(const Problem&)> unsupported;
   std::function<std::unique_ptr<Instance>(const Problem&)> make;
+  // Set by the plugin loader, never by the variant: the plugin file that
+  // registered it (absolute path); empty for the binary's own variants.
+  std::string plugin;
 
   bool supports_key(KeyType k) const;
   bool supports_value(ValueType v) const;
@@ -136,8 +147,20 @@ class Registry {
   // pattern that begins with their family name.
   std::vector<const VariantInfo*> match(const std::vector<std::string>& patterns) const;
 
+  // While a plugin loads, its registrations are held back, unchecked, until
+  // the loader has checked the plugin (sortbench/plugin.hpp): a static
+  // initializer that threw inside dlopen() would end the process.
+  void begin_staging();
+  std::vector<VariantInfo> end_staging();
+  void register_variant(VariantInfo v);  // add(), or held back while staging
+  // Takes a label out (an on-demand placeholder, before the point it stands
+  // for is loaded). Pointers into the registry are invalid afterwards.
+  void remove(const std::string& label);
+
  private:
   std::vector<VariantInfo> variants_;
+  bool staging_ = false;
+  std::vector<VariantInfo> staged_;
 };
 
 bool glob_match(const std::string& pattern, const std::string& text);
@@ -165,13 +188,21 @@ void cuda_check(cudaError_t e, const char* what);
 // {radix_bits rb 8, items_per_thread ipt 15} -> "rb8.ipt15".
 std::string param_label(const Params& p);
 
-namespace detail {
-struct Registrar {
-  explicit Registrar(VariantInfo v) { Registry::instance().add(std::move(v)); }
-};
-}  // namespace detail
-
 }  // namespace sortbench
+
+// The one door into the registry, for the binary's own variants and for
+// plugins alike (sortbench/plugin.hpp). Its name carries the plugin interface
+// version: a plugin built against another version of this header names a
+// function this binary does not have, and the loader says so instead of
+// reading a VariantInfo laid out differently.
+#define SORTBENCH_PLUGIN_INTERFACE 1
+extern "C" void sortbench_register_variant_v1(sortbench::VariantInfo* v);
+
+namespace sortbench::detail {
+struct Registrar {
+  explicit Registrar(VariantInfo v) { sortbench_register_variant_v1(&v); }
+};
+}  // namespace sortbench::detail
 
 #define SORTBENCH_CONCAT_INNER(a, b) a##b
 #define SORTBENCH_CONCAT(a, b) SORTBENCH_CONCAT_INNER(a, b)

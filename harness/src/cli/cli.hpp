@@ -12,6 +12,7 @@
 
 #include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
+#include "sortbench/on_demand.hpp"
 #include "sortbench/variant.hpp"
 
 namespace sortbench::cli {
@@ -56,6 +57,19 @@ nlohmann::json params_json(const Params& ps);
 nlohmann::json variant_json(const VariantInfo& v);
 nlohmann::json device_json(const DeviceInfo& d);
 nlohmann::json build_json();
+// Every plugin loaded (sortbench/plugin.hpp), for a report's context.
+nlohmann::json plugins_json();
+// Loads the plugins of --plugin (repeatable) and SORTBENCH_PLUGIN_PATH before
+// the registry is read (list, run, tune and their workers).
+void load_plugins_of(const boost::program_options::variables_map& vm);
+// The --plugin option, for a command's options.
+void add_plugin_option(boost::program_options::options_description& desc);
+// --jit-cache and --jobs of on-demand points (sortbench/on_demand.hpp), and
+// their checked values; arch is left to the caller (the GPU's).
+void add_on_demand_options(boost::program_options::options_description& desc);
+on_demand::Settings on_demand_settings(const boost::program_options::variables_map& vm);
+// The architecture this binary targets first ("90"): on-demand points built without a GPU.
+std::string binary_arch();
 std::string utc_now();
 std::string hostname();
 std::string size_text(std::size_t n);     // 2^k for powers of two

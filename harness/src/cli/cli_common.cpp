@@ -1,6 +1,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <thread>
 #include <cmath>
 #include <limits>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/build_info.hpp"
 #include "sortbench/tune.hpp"
@@ -46,6 +49,7 @@ json variant_json(const VariantInfo& v) {
   j["params"] = params_json(v.params);
   j["tile_keys"] = v.tile_keys;
   if (v.max_n != std::numeric_limits<std::size_t>::max()) j["max_n"] = v.max_n;
+  if (!v.plugin.empty()) j["plugin"] = v.plugin;
   return j;
 }
 
@@ -74,6 +78,48 @@ json build_json() {
           {"cxx_compiler", b.compiler},   {"cuda_compiler", b.cuda_compiler}, {"cxx_flags", b.cxx_flags},
           {"cuda_flags", b.cuda_flags},   {"build_type", b.build_type},   {"cuda_architectures", b.cuda_architectures},
           {"full_grid", b.full_grid}};
+}
+
+json plugins_json() {
+  json out = json::array();
+  for (const auto& p : loaded_plugins())
+    out.push_back({{"path", p.path}, {"sha256", p.sha256}, {"name", p.name},
+                   {"cuda_architectures", p.cuda_architectures}, {"build", p.build}, {"variants", p.labels}});
+  return out;
+}
+
+void add_plugin_option(po::options_description& desc) {
+  desc.add_options()("plugin", po::value<std::vector<std::string>>(),
+                     "a plugin (.so) whose variants to add; repeatable; also SORTBENCH_PLUGIN_PATH (':'-separated)");
+}
+
+void load_plugins_of(const po::variables_map& vm) {
+  load_plugins(plugin_paths(vm.count("plugin") ? vm["plugin"].as<std::vector<std::string>>() : std::vector<std::string>{}));
+}
+
+void add_on_demand_options(po::options_description& desc) {
+  desc.add_options()("jit-cache", po::value<std::string>(),
+                     "folder of the builds of on-demand points (default $XDG_CACHE_HOME/sortbench/on-demand)")(
+      "jobs,j", po::value<std::string>(), "compiler processes for on-demand points (default: all host cores)");
+}
+
+on_demand::Settings on_demand_settings(const po::variables_map& vm) {
+  on_demand::Settings s;
+  s.cache_dir = vm.count("jit-cache") ? vm["jit-cache"].as<std::string>() : on_demand::default_cache_dir();
+  if (vm.count("jit-cache")) {
+    if (s.cache_dir.empty()) throw ConfigError("--jit-cache: empty path; expected a folder");
+    std::error_code ec;
+    if (std::filesystem::exists(s.cache_dir, ec) && !std::filesystem::is_directory(s.cache_dir, ec))
+      throw ConfigError("--jit-cache: " + s.cache_dir + ": not a folder");
+  }
+  s.jobs = vm.count("jobs") ? unsigned(count_flag(vm, "jobs", 1, 1024)) : std::max(1u, std::thread::hardware_concurrency());
+  s.arch = binary_arch();
+  return s;
+}
+
+std::string binary_arch() {
+  const auto archs = cuda_architecture_numbers(build_info().cuda_architectures);
+  return archs.empty() ? std::string("90") : std::to_string(archs.front());
 }
 
 std::string utc_now() {

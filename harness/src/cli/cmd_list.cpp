@@ -35,11 +35,13 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
       "resources", po::value<std::string>()->implicit_value("u32/none"),
       "KEY/VALUE (default u32/none): each variant's kernels on this GPU, with registers, shared memory and "
       "resident blocks per SM (needs the GPU)");
+  add_plugin_option(desc);
   const auto vm = parse("list", desc, args);
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return 0;
   }
+  load_plugins_of(vm);
   const auto pats = split_list(vm["variants"].as<std::string>(), "--variants");
   std::optional<Problem> problem;
   if (vm.count("resources")) {
@@ -91,6 +93,7 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
               << "; keys " << keys_text(*v) << (v->supports_value(ValueType::none) ? "; keys-only" : "") << values_text(*v)
               << (v->descending ? "; descending" : "") << "; " << (v->stable ? "stable" : "not stable")
               << (v->host ? "; runs on the host" : "") << (v->opt_in ? "; opt-in (name its family)" : "");
+    if (!v->plugin.empty()) std::cout << "\n    from plugin " << v->plugin;
     if (!v->params.empty()) {
       std::cout << "\n    params";
       for (const auto& p : v->params) std::cout << " " << p.name << "=" << p.value;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "sortbench/plugin.hpp"
 #include "sortbench/sort.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
@@ -46,6 +47,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   po::options_description hidden;
   hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
       "fake-crash", po::value<std::string>(), "");
+  add_plugin_option(desc);
+  add_on_demand_options(desc);
   po::options_description all;
   all.add(desc).add(hidden);
   const auto vm = parse("run", all, args);
@@ -53,6 +56,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     std::cout << desc << "\n";
     return 0;
   }
+  load_plugins_of(vm);
   const bool fake = vm.count("fake-evaluator") > 0;
   const std::string crash_glob = vm.count("fake-crash") ? vm["fake-crash"].as<std::string>() : "";
   if (vm.count("worker")) {
@@ -87,6 +91,12 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   if (vm.count("variants") || vm.count("n") || vm.count("dist") || vm.count("key") || vm.count("values") ||
       vm.count("order"))
     cfg.source += " with command-line axes";
+  // A label that names a point of a declared family space that the binary
+  // lacks is built on demand once the GPU is known; a placeholder holds it.
+  const on_demand::Settings jit = on_demand_settings(vm);
+  const PointTypes types = on_demand::point_types(cfg);
+  std::vector<on_demand::Planned> planned = on_demand::plan_labels(cfg.variants, types, on_demand::limits_of(sm90_limits()));
+  on_demand::register_placeholders(planned);
   const auto& reg = Registry::instance();
   const std::string variants_path = vm.count("variants") ? std::string("--variants") : cfg.source + ": $.variants";
   std::vector<std::string> globs, best_families;
@@ -109,7 +119,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     if (reg.match({cfg.baselines[i]}).empty())
       throw ConfigError(cfg.source + ": $.baselines[" + std::to_string(i) + "]: '" + cfg.baselines[i] +
                         "' matches no registered variant (see sortbench list)");
-  const auto matched = reg.match(globs);
+  auto matched = reg.match(globs);
   const std::vector<Workload> workloads = expand_workloads(cfg);
   // Counted before anything runs: a typo in a range must not plan a week of points.
   if (workloads.size() * std::max<std::size_t>(1, matched.size() + best_families.size()) > kMaxPoints)
@@ -134,6 +144,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     return vs;
   };
   if (vm.count("dry-run")) {
+    if (!planned.empty()) std::cerr << "sortbench: " << on_demand::dry_plan(planned, types, jit).line() << "\n";
     if (!best_families.empty()) {
       std::string no_gpu;
       if (gpu_available(&no_gpu)) load_best(device_model_slug(query_device(false).name));
@@ -152,6 +163,19 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       }
     std::cout << total << " points\n";
     return 0;
+  }
+
+  // On-demand points, built before a worker starts (it loads them too).
+  json on_demand_ctx;
+  if (!planned.empty()) {
+    if (!fake) require_gpu();
+    const SmLimits sm = fake ? sm90_limits() : device_sm_limits();
+    on_demand::Settings settings = jit;
+    if (!fake) settings.arch = on_demand::arch_of(sm);
+    const auto summary = on_demand::replace_placeholders_and_build(planned, types, on_demand::limits_of(sm), settings, std::cerr);
+    std::cerr << summary.line() << "\n";
+    on_demand_ctx = summary.to_json();
+    matched = reg.match(globs);
   }
 
   // The measuring: in this process, or point by point in a worker process (--isolate).
@@ -191,6 +215,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                     {"timestamp", utc_now()},
                     {"command_line", command_line},
                     {"config", config_to_json(cfg)}};
+  if (!loaded_plugins().empty()) report.context["plugins"] = plugins_json();
+  if (!on_demand_ctx.is_null()) report.context["on_demand"] = on_demand_ctx;
   if (!best_families.empty())
     report.context["best_json"] = best_doc.is_null() ? json(nullptr) : json({{"path", best_path},
                                                                                {"provenance", best_doc.value("provenance", json())}});

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/report.hpp"
@@ -204,6 +205,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
       "fake-delay", po::value<std::string>(), "")("fake-crash", po::value<std::string>(), "")(
       "fake-model", po::value<std::string>(), "")("log-prefix", po::value<std::string>(), "");
+  add_plugin_option(desc);
+  add_on_demand_options(desc);
   po::options_description all;
   all.add(desc).add(hidden);
   const auto vm = parse("tune", all, args);
@@ -211,6 +214,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     std::cout << desc << "\n";
     return 0;
   }
+  load_plugins_of(vm);
   FakeOptions fake;
   fake.on = vm.count("fake-evaluator") > 0;
   if (vm.count("fake-delay")) fake.delay_s = number_flag(vm, "fake-delay", 0, 60);
@@ -224,6 +228,18 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   Space space = load_space_file(vm["space"].as<std::string>());
   apply_axes(space, vm);
   if (fake.on) register_fake_variants();
+  // On-demand points are planned now, so a filter that selects nothing or
+  // too much is bad input, and held by placeholders until the GPU's
+  // architecture is known and they are built.
+  const on_demand::Settings jit = on_demand_settings(vm);
+  const PointTypes types = on_demand::point_types(space.sweep);
+  std::vector<on_demand::Planned> planned;
+  if (space.on_demand) {
+    planned = on_demand::plan_space(space.sweep.variants, space.params, types, on_demand::limits_of(sm90_limits()),
+                                    space.sweep.source + ": $.params", kMaxPoints);
+    for (const auto& p : planned) space.on_demand_labels.push_back(p.label);
+    on_demand::register_placeholders(planned);
+  }
   const auto& reg = Registry::instance();
   for (const auto& pat : space.sweep.variants)
     if (reg.match({pat}).empty())
@@ -252,7 +268,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
         if (ordinal(devices[i]) == ordinal(devices[j]))
           throw ConfigError("--devices: GPU " + devices[i] + " given twice; expected each GPU once");
   }
-  const auto variants = space_variants(space, reg);
+  auto variants = space_variants(space, reg);
   if (variants.empty())
     throw ConfigError(space.sweep.source + ": $.params: no variant matched by $.variants has parameters in range");
   // Points are dealt to shards by a hash of their label: more shards than
@@ -302,10 +318,21 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     require_gpu();
     resources = std::make_unique<KernelResourceCheck>(device_sm_limits(), compiled_variant_resources);
   }
+  json on_demand_ctx;
+  if (space.on_demand && !dry_run) {
+    const SmLimits sm = fake.on ? sm90_limits() : device_sm_limits();
+    on_demand::Settings settings = jit;
+    if (!fake.on) settings.arch = on_demand::arch_of(sm);
+    const auto summary = on_demand::replace_placeholders_and_build(planned, types, on_demand::limits_of(sm), settings, std::cerr);
+    std::cerr << summary.line() << "\n";
+    on_demand_ctx = summary.to_json();
+    variants = space_variants(space, reg);
+  }
   const auto groups = plan_groups(space, variants, resources ? ResourceCheck(std::ref(*resources)) : ResourceCheck(no_resource_check),
                                   shard, shards, dry_run);
   if (dry_run) {
     std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
+    if (space.on_demand) std::cout << on_demand::dry_plan(planned, types, jit).line() << "\n";
     std::size_t planned = 0, unchecked = 0;
     std::string check_error;  // the first error of a variant's own check
     for (const auto& g : groups) {
@@ -416,6 +443,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     report.context = {{"tool", "sortbench"}, {"device", device}, {"build", build_json()},
                       {"host", {{"hostname", hostname()}}}, {"timestamp", utc_now()},
                       {"command_line", command_line}, {"config", space_to_json(space)}, {"tune", tune_ctx}};
+    if (!loaded_plugins().empty()) report.context["plugins"] = plugins_json();
+    if (!on_demand_ctx.is_null()) report.context["on_demand"] = on_demand_ctx;
     report.results = run.results;
     return report;
   };

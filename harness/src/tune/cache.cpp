@@ -17,6 +17,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/json_read.hpp"
+#include "sortbench/plugin.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 
@@ -59,6 +60,8 @@ std::string cache_key(const CacheIdentity& id, const std::string& label, const P
             {"measure", {{"warmup_runs", m.warmup_runs}, {"min_samples", m.min_samples},
                          {"max_samples", m.max_samples}, {"max_rel_stderr", m.max_rel_stderr},
                          {"budget_s", m.budget_s}, {"cold_l2", m.cold_l2}, {"throttle_ratio", m.throttle_ratio}}}};
+  // A plugin's variant is only the same code while the plugin file is the same.
+  if (const LoadedPlugin* plugin = plugin_of(label)) k["plugin_sha256"] = plugin->sha256;
   return k.dump();
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <thread>
 
+#include "sortbench/family_space.hpp"
 #include "sortbench/tune.hpp"
 
 namespace sortbench::tune {
@@ -45,9 +46,44 @@ VariantInfo fake_variant(const std::string& method, Params ps) {
 
 }  // namespace
 
+// A family space whose points build in seconds without a GPU (host code
+// only), for the CPU tests of on-demand points: its constraint prunes tiles
+// above 2048 keys, and radix_bits 7 fails to compile.
+FamilySpace fake_family_space() {
+  FamilySpace s;
+  s.method = "fake.ondemand";
+  s.family = "fake";
+  s.axes = {{"radix_bits", "rb", {4, 5, 6, 7, 8}, std::nullopt},
+            {"items_per_thread", "ipt", {4, 8, 16}, std::nullopt},
+            {"block_threads", "tpb", {128, 256}, std::nullopt}};
+  s.why_not = [](const SpacePoint& p, const PointTypes&, std::size_t, std::size_t, int) -> std::string {
+    if (p[1] * p[2] > 2048) return "a tile of " + std::to_string(p[1] * p[2]) + " keys, above the fake kernel's 2048";
+    return {};
+  };
+  s.translation_unit = [label_of = [](const SpacePoint& p) {
+                          return "fake.ondemand.rb" + std::to_string(p[0]) + ".ipt" + std::to_string(p[1]) + ".tpb" +
+                                 std::to_string(p[2]);
+                        }](const SpacePoint& p, const std::vector<KeyType>&) {
+    const std::string rb = std::to_string(p[0]), ipt = std::to_string(p[1]), tpb = std::to_string(p[2]);
+    return "#include <memory>\n#include <stdexcept>\n#include \"sortbench/variant.hpp\"\n"
+           "static_assert(" + rb + " != 7, \"radix_bits 7 does not compile in the fake space\");\n"
+           "namespace {\nsortbench::VariantInfo fake_point() {\n  sortbench::VariantInfo v;\n"
+           "  v.label = \"" + label_of(p) + "\";\n  v.family = \"fake\";\n"
+           "  v.description = \"a fake on-demand point (CPU tests)\";\n  v.seed = \"-\";\n"
+           "  v.params = {{\"radix_bits\", \"rb\", \"" + rb + "\"}, {\"items_per_thread\", \"ipt\", \"" + ipt +
+           "\"}, {\"block_threads\", \"tpb\", \"" + tpb + "\"}};\n"
+           "  v.bytes_per_key = [](const sortbench::Problem&) { return 8.0; };\n"
+           "  v.make = [](const sortbench::Problem&) -> std::unique_ptr<sortbench::Instance> {\n"
+           "    throw std::runtime_error(\"a fake point runs nothing\");\n  };\n  return v;\n}\n}  // namespace\n"
+           "SORTBENCH_REGISTER_VARIANT(fake_point());\n";
+  };
+  return s;
+}
+
 void register_fake_variants() {
   Registry& r = Registry::instance();
   if (r.find("fake.radix.rb8.ipt8.tpb256")) return;
+  register_family_space(fake_family_space());
   for (int rb : {4, 6, 8})
     for (int ipt : {4, 8, 12, 16})
       for (int tpb : {128, 256, 512}) {

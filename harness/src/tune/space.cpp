@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "sortbench/family_space.hpp"
 #include "sortbench/tune.hpp"
 
 namespace sortbench::tune {
@@ -123,7 +124,11 @@ Space parse_space(const std::string& text, const std::string& where) {
   Space s;
   // The tune-only fields; everything else is a sweep config (README "Config files").
   json sweep = doc;
-  for (const char* k : {"params", "score", "strategy"}) sweep.erase(k);
+  for (const char* k : {"params", "score", "strategy", "on_demand"}) sweep.erase(k);
+  if (doc.contains("on_demand")) {
+    if (!doc["on_demand"].is_boolean()) fail(where + ": $.on_demand", "expected true or false");
+    s.on_demand = doc["on_demand"].get<bool>();
+  }
   if (!sweep.contains("baselines")) sweep["baselines"] = json::array({"cub.radix_sort.*"});
   if (!sweep.contains("name")) sweep["name"] = "tune";
   s.sweep = parse_config_json(sweep, where);
@@ -187,6 +192,7 @@ json space_to_json(const Space& s) {
     }
   }
   j["params"] = params;
+  if (s.on_demand) j["on_demand"] = true;
   j["score"] = {{"size_weight_exponent", s.score.size_weight_exponent}, {"noise_z", s.score.noise_z}};
   j["strategy"] = {{"name", to_string(s.strategy.kind)}, {"budget", s.strategy.budget},
                    {"keep_fraction", s.strategy.keep_fraction}, {"min_keep", s.strategy.min_keep},
@@ -275,8 +281,13 @@ std::vector<std::string> resolve_baselines(const std::vector<std::string>& globs
 
 std::vector<const VariantInfo*> space_variants(const Space& s, const Registry& r) {
   std::vector<const VariantInfo*> out;
+  // On demand, a declared family's points are those planned (filtered on
+  // every parameter, defaults included), built or not.
+  for (const auto& label : s.on_demand_labels)
+    if (const VariantInfo* v = r.find(label)) out.push_back(v);
   for (const VariantInfo* v : r.match(s.sweep.variants)) {
     if (s.is_baseline(v->label)) continue;
+    if (s.on_demand && family_space_of(v->label)) continue;
     bool ok = true;
     for (const auto& f : s.params) ok = ok && f.accepts(v->params);
     if (ok) out.push_back(v);

@@ -17,9 +17,52 @@
 
 #include "block_rank.cuh"
 #include "radix_common.cuh"
+#include "sortbench/family_space.hpp"
 #include "sortbench/traffic.hpp"
 
 namespace sortbench::radix {
+
+// The Onesweep parameter space, declared once: the policy's label and checks
+// below, and the on-demand points onesweep.cu registers it for, read it.
+struct OnesweepSpace {
+  // Why (radix_bits, items_per_thread, block_threads, min_blocks_per_sm,
+  // lookback_window) is no point of these kernels; nullptr if it is one.
+  static constexpr const char* shape_error(int rb, int ipt, int tpb, int mb, int lw) {
+    if (rb < 1 || rb > 11) return "radix_bits outside 1..11 (digit counters and look-back words per tile)";
+    if (ipt < 1 || ipt > 32) return "items_per_thread outside 1..32";
+    if (tpb < 32 || tpb > 1024 || tpb % 32) return "block_threads not whole warps from 32 to 1024";
+    if (std::size_t(tpb) * ipt > 65536) return "a tile above 65536 keys (ranks are 16-bit)";
+    if (mb < 1 || mb > 8) return "min_blocks_per_sm outside 1..8";
+    if (lw < 1 || lw > 32 || (lw & (lw - 1))) return "lookback_window not a power of two up to 32";
+    return nullptr;
+  }
+  // sizeof(OnesweepPolicy<...>::Smem<Bits, V>), for points not compiled yet
+  // (value_bytes 0: keys only); the policy asserts the two agree.
+  static constexpr std::size_t smem_bytes(int rb, int ipt, int tpb, std::size_t key_bytes, std::size_t value_bytes) {
+    const std::size_t bins = std::size_t(1) << rb, warps = std::size_t(tpb) / 32, tile = std::size_t(tpb) * ipt;
+    const std::size_t slot = value_bytes ? value_bytes : key_bytes;
+    std::size_t align = 4;
+    if (key_bytes > align) align = key_bytes;
+    if (slot > align) align = slot;
+    std::size_t u = warps * bins * 4;
+    if (tile * key_bytes > u) u = tile * key_bytes;
+    if (tile * slot > u) u = tile * slot;
+    auto round_up = [](std::size_t x, std::size_t a) { return (x + a - 1) / a * a; };
+    return round_up(round_up(u, align) + bins * 4 + (warps + 1) * 4 + 4, align);
+  }
+  static std::vector<SpaceAxis> axes() {
+    auto range = [](long long lo, long long hi, long long step) {
+      std::vector<long long> v;
+      for (long long x = lo; x <= hi; x += step) v.push_back(x);
+      return v;
+    };
+    return {{"radix_bits", "rb", range(1, 11, 1), std::nullopt},
+            {"items_per_thread", "ipt", range(1, 32, 1), std::nullopt},
+            {"block_threads", "tpb", range(32, 1024, 32), std::nullopt},
+            {"min_blocks_per_sm", "mb", range(1, 8, 1), 1},
+            {"lookback_window", "lw", {1, 2, 4, 8, 16, 32}, 8}};
+  }
+};
 
 // MinBlocks > 1 asks the compiler to fit that many blocks per SM (a register
 // cap): more tiles in flight hide the latency of loads and look-back.
@@ -38,17 +81,11 @@ struct OnesweepPolicy {
   // Bins owned by one thread in the count, scan and look-back phases.
   static constexpr int kBinsPerThread = (kBins + BlockThreads - 1) / BlockThreads;
   static constexpr int kLookbackWindow = LookbackWindow;
-  static_assert(RadixBits >= 1 && RadixBits <= 11, "digit bits 1..11");
-  static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024, "whole warps, at most 1024 threads");
+  static_assert(OnesweepSpace::shape_error(RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow) == nullptr,
+                "not a point of OnesweepSpace (its shape_error says why)");
 
-  static Params params() {
-    Params p{{"radix_bits", "rb", std::to_string(RadixBits)},
-             {"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
-             {"block_threads", "tpb", std::to_string(BlockThreads)}};
-    if (MinBlocks > 1) p.push_back({"min_blocks_per_sm", "mb", std::to_string(MinBlocks)});
-    if (LookbackWindow != 8) p.push_back({"lookback_window", "lw", std::to_string(LookbackWindow)});
-    return p;
-  }
+  static SpacePoint point() { return {RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow}; }
+  static Params params() { return space_params(OnesweepSpace::axes(), point()); }
 
   // V: the value type (NoValue for keys only).
   template <class Bits, class V>
@@ -65,6 +102,9 @@ struct OnesweepPolicy {
   };
   template <class Bits, class V>
   static constexpr std::size_t smem_bytes() {
+    static_assert(sizeof(Smem<Bits, V>) == OnesweepSpace::smem_bytes(RadixBits, ItemsPerThread, BlockThreads, sizeof(Bits),
+                                                                     kHasValues<V> ? sizeof(V) : 0),
+                  "OnesweepSpace::smem_bytes must describe Smem");
     return sizeof(Smem<Bits, V>);
   }
   // The same for a run-time problem.
@@ -432,7 +472,10 @@ class OnesweepInstance final : public Instance {
 template <class P, class Bits>
 std::unique_ptr<Instance> make_onesweep(const Problem& p);
 
-template <class P>
+// The variant of policy P. KeyBits: the key widths its kernels are
+// instantiated for (an on-demand point builds only the widths its sweep
+// sorts); none: every width (the compiled-in grid).
+template <class P, class... KeyBits>
 VariantInfo onesweep_info() {
   VariantInfo v;
   v.label = "radix.onesweep." + param_label(P::params());
@@ -441,6 +484,11 @@ VariantInfo onesweep_info() {
                   "(warp match-any), looks back for its offsets and scatters through shared memory";
   v.seed = "001 further reading (Onesweep); anchors.md";
   take_every_type(v);
+  if constexpr (sizeof...(KeyBits) > 0) {
+    v.key_types.clear();
+    for (KeyType k : kAllKeyTypes)
+      if (((key_bytes(k) == sizeof(KeyBits)) || ...)) v.key_types.push_back(k);
+  }
   v.descending = true;
   v.stable = true;
   v.params = P::params();
@@ -449,7 +497,13 @@ VariantInfo onesweep_info() {
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
   v.unsupported = [](const Problem& p) { return smem_reason(P::smem_bytes(p)); };
   v.make = [](const Problem& p) {
-    return with_key_bits(p.key, [&](auto bits_tag) { return make_onesweep<P, typename decltype(bits_tag)::type>(p); });
+    return with_key_bits(p.key, [&](auto bits_tag) -> std::unique_ptr<Instance> {
+      using Bits = typename decltype(bits_tag)::type;
+      if constexpr (sizeof...(KeyBits) == 0 || (std::is_same_v<Bits, KeyBits> || ...))
+        return make_onesweep<P, Bits>(p);
+      else
+        throw std::logic_error("radix.onesweep: key width not built into this point");
+    });
   };
   return v;
 }

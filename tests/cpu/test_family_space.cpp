@@ -1,0 +1,134 @@
+// Family parameter spaces and on-demand planning on the CPU: labels, space
+// expansion under filters, constraints, limits, and the build cache's keys.
+// (Compiling, caching, torn entries and loading: tests/cli/on_demand.sh.)
+#include <gtest/gtest.h>
+
+#include "sortbench/config.hpp"
+#include "sortbench/family_space.hpp"
+#include "sortbench/on_demand.hpp"
+#include "sortbench/tune.hpp"
+
+using namespace sortbench;
+
+namespace {
+
+// a in {1, 2, 3}; b in {4, 8}, left out of labels at 4; a * b > 16 cannot run.
+FamilySpace test_space() {
+  FamilySpace s;
+  s.method = "spacetest.m";
+  s.family = "spacetest";
+  s.axes = {{"alpha", "a", {1, 2, 3}, std::nullopt}, {"beta", "b", {4, 8}, 4}};
+  s.why_not = [](const SpacePoint& p, const PointTypes&, std::size_t, std::size_t, int) -> std::string {
+    return p[0] * p[1] > 16 ? "alpha x beta above 16" : "";
+  };
+  s.translation_unit = [](const SpacePoint&, const std::vector<KeyType>&) { return std::string("// nothing\n"); };
+  return s;
+}
+
+const FamilySpace& space() {
+  static const FamilySpace* s = [] {
+    register_family_space(test_space());
+    return family_space_of("spacetest.m.a1");
+  }();
+  return *s;
+}
+
+tune::ParamFilter values(const std::string& name, std::vector<std::string> vs) {
+  tune::ParamFilter f;
+  f.name = name;
+  f.values = std::move(vs);
+  return f;
+}
+
+const PointTypes kU32{{KeyType::u32}, {ValueType::none}};
+
+}  // namespace
+
+TEST(FamilySpace, LabelsLeaveDefaultsOutAndParseBackInOneSpelling) {
+  const FamilySpace& s = space();
+  EXPECT_EQ(s.label({2, 4}), "spacetest.m.a2");
+  EXPECT_EQ(s.label({2, 8}), "spacetest.m.a2.b8");
+  EXPECT_EQ(s.full_params({2, 4}).size(), 2u);
+  EXPECT_EQ(s.parse_label("spacetest.m.a2.b8"), (SpacePoint{2, 8}));
+  EXPECT_EQ(s.parse_label("spacetest.m.a3"), (SpacePoint{3, 4}));
+  EXPECT_FALSE(s.parse_label("spacetest.m.b8.a2"));  // components out of order
+  EXPECT_FALSE(s.parse_label("spacetest.m.a2.b4"));  // a default spelled out
+  EXPECT_FALSE(s.parse_label("spacetest.m.a5"));     // not a value of the axis
+  EXPECT_FALSE(s.parse_label("spacetest.m.b8"));     // alpha has no default
+  EXPECT_FALSE(s.parse_label("spacetest.m.a2.c1"));
+  EXPECT_FALSE(s.parse_label("spacetest.mx.a2"));
+  EXPECT_THROW(register_family_space(test_space()), std::logic_error);  // one declaration per method
+}
+
+TEST(FamilySpace, PlanExpandsTheFilteredProductAndPrunesWithReasons) {
+  space();
+  const on_demand::Limits lim;
+  auto all = on_demand::plan_space({"spacetest.*"}, {}, kU32, lim, "s.json: $.params", 1000);
+  ASSERT_EQ(all.size(), 6u);
+  std::size_t pruned = 0;
+  for (const auto& p : all) {
+    EXPECT_EQ(p.label, space().label(p.point));
+    if (!p.pruned.empty()) {
+      ++pruned;
+      EXPECT_EQ(p.pruned, "alpha x beta above 16");
+      EXPECT_EQ(p.point, (SpacePoint{3, 8}));
+    }
+  }
+  EXPECT_EQ(pruned, 1u);
+  // Filters apply to every axis, defaults included (beta 4 is not in the label).
+  tune::ParamFilter range;
+  range.name = "alpha";
+  range.min = 2;
+  auto some = on_demand::plan_space({"spacetest.m.*"}, {range, values("beta", {"4"})}, kU32, lim, "w", 1000);
+  ASSERT_EQ(some.size(), 2u);
+  EXPECT_EQ(some[0].label, "spacetest.m.a2");
+  EXPECT_EQ(some[1].label, "spacetest.m.a3");
+  // A pattern that selects no method plans nothing.
+  EXPECT_TRUE(on_demand::plan_space({"other.*"}, {}, kU32, lim, "w", 1000).empty());
+}
+
+TEST(FamilySpace, PlanRefusesUnknownParametersAndTooManyPoints) {
+  space();
+  const on_demand::Limits lim;
+  try {
+    on_demand::plan_space({"spacetest.*"}, {values("gamma", {"1"})}, kU32, lim, "s.json: $.params", 1000);
+    FAIL() << "a filter on a parameter no space has was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.json: $.params.gamma: no family space"), std::string::npos) << e.what();
+  }
+  try {
+    on_demand::plan_space({"spacetest.*"}, {}, kU32, lim, "s.json: $.params", 5);
+    FAIL() << "6 points planned under a limit of 5";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 5 points"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FamilySpace, ExactLabelsPlanOnlyPointsTheBinaryLacks) {
+  space();
+  const on_demand::Limits lim;
+  auto p = on_demand::plan_labels({"spacetest.m.a2.b8", "spacetest.m.*", "spacetest.m.zz", "cub.x"}, kU32, lim);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].label, "spacetest.m.a2.b8");
+  EXPECT_EQ(p[0].point, (SpacePoint{2, 8}));
+}
+
+TEST(OnDemandCache, KeysFollowTheSourceAndTheArchitecture) {
+  const std::string a = on_demand::cache_key("// point a\n", "90");
+  EXPECT_EQ(a.size(), 64u);
+  EXPECT_EQ(a, on_demand::cache_key("// point a\n", "90"));
+  EXPECT_NE(a, on_demand::cache_key("// point b\n", "90"));
+  EXPECT_NE(a, on_demand::cache_key("// point a\n", "100"));
+  // The flags are the binary's own CUDA flags, for the GPU's architecture.
+  const auto f = on_demand::compile_flags("90");
+  EXPECT_NE(std::find(f.begin(), f.end(), "--generate-code=arch=compute_90,code=[compute_90,sm_90]"), f.end());
+  EXPECT_NE(std::find(f.begin(), f.end(), "-shared"), f.end());
+}
+
+TEST(OnDemandCache, DefaultFolderFollowsXdgCacheHome) {
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old ? old : "";
+  ::setenv("XDG_CACHE_HOME", "/tmp/xdg-test", 1);
+  EXPECT_EQ(on_demand::default_cache_dir(), "/tmp/xdg-test/sortbench/on-demand");
+  if (old) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1); else ::unsetenv("XDG_CACHE_HOME");
+}

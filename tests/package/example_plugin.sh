@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# package.example_plugin: the installed package as an outside project sees it.
+# Installs this build into a temporary prefix, builds examples/plugin against
+# it (find_package(sortbench), sortbench_add_plugin), and has the installed
+# binary list the plugin's variants, by --plugin and by SORTBENCH_PLUGIN_PATH.
+# Usage: example_plugin.sh CMAKE BUILD_DIR SOURCE_DIR CUDA_COMPILER CXX_COMPILER PYTHON SORTBENCH
+set -uo pipefail
+cmake=$1 build_dir=$2 src=$3 nvcc=$4 cxx=$5 py=$6 built_binary=$7
+tmp=$(mktemp -d) || { echo "FAIL: mktemp"; exit 1; }
+trap 'rm -rf "$tmp"' EXIT
+# A plugin path from the caller's environment would add variants to every listing.
+unset SORTBENCH_PLUGIN_PATH
+
+fail() { echo "FAIL: $*"; exit 1; }
+# Runs a step quietly; on failure shows its output and names it.
+step() {
+  local what=$1; shift
+  if ! "$@" >"$tmp/step.log" 2>&1; then
+    cat "$tmp/step.log"
+    fail "$what failed: $*"
+  fi
+  echo "ok: $what"
+}
+
+[ -x "$built_binary" ] || fail "$built_binary is not built (cmake --build $build_dir --target sortbench)"
+step "install into a temporary prefix" "$cmake" --install "$build_dir" --prefix "$tmp/prefix"
+bin=$tmp/prefix/bin/sortbench
+[ -x "$bin" ] || fail "the install has no bin/sortbench"
+step "configure examples/plugin against it" "$cmake" -S "$src/examples/plugin" -B "$tmp/build" \
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER="$cxx"
+step "build the plugin" "$cmake" --build "$tmp/build" -j2
+plugin=$tmp/build/example_sorts.so
+[ -f "$plugin" ] || fail "the build made no $plugin"
+plugin=$(readlink -f "$plugin")
+
+# The README's labels (examples/plugin/README.md).
+labels=(example.block_radix.tpb256.ipt8 example.block_radix.tpb256.ipt16 example.block_radix.tpb512.ipt16)
+
+"$bin" list --plugin "$plugin" >"$tmp/list.txt" 2>&1 || { cat "$tmp/list.txt"; fail "sortbench list --plugin $plugin"; }
+for label in "${labels[@]}"; do
+  grep -qx "$label" "$tmp/list.txt" || fail "sortbench list --plugin does not list $label"
+done
+grep -q "^    from plugin $plugin\$" "$tmp/list.txt" || fail "sortbench list does not name the plugin file"
+echo "ok: list --plugin names ${#labels[@]} variants"
+
+SORTBENCH_PLUGIN_PATH=$plugin "$bin" list --variants 'example.*' >"$tmp/env.txt" 2>&1 \
+  || { cat "$tmp/env.txt"; fail "SORTBENCH_PLUGIN_PATH=$plugin sortbench list"; }
+for label in "${labels[@]}"; do
+  grep -qx "$label" "$tmp/env.txt" || fail "SORTBENCH_PLUGIN_PATH: $label not listed"
+done
+echo "ok: SORTBENCH_PLUGIN_PATH loads it too"
+
+"$bin" list --plugin "$plugin" --json >"$tmp/list.json" 2>"$tmp/json.err" \
+  || { cat "$tmp/json.err"; fail "sortbench list --plugin $plugin --json"; }
+"$py" - "$tmp/list.json" "$plugin" "${labels[@]}" <<'PY' || fail "sortbench list --plugin --json"
+import json, sys
+listing, plugin, labels = sys.argv[1], sys.argv[2], sys.argv[3:]
+variants = {v["label"]: v for v in json.load(open(listing))}
+for label in labels:
+    if label not in variants:
+        sys.exit(f"{label} missing from the JSON listing")
+    if variants[label].get("plugin") != plugin:
+        sys.exit(f"{label}: \"plugin\" is {variants[label].get('plugin')!r}, expected {plugin!r}")
+own = [l for l, v in variants.items() if v.get("plugin") and l not in labels]
+if own:
+    sys.exit(f"variants of the binary marked as from a plugin: {own[:3]}")
+PY
+echo "ok: list --json gives \"plugin\": $plugin for each"
