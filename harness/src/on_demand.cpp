@@ -23,6 +23,7 @@
 #include "sortbench/build_info.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/plugin.hpp"
+#include "sortbench/stats.hpp"
 
 extern char** environ;
 
@@ -32,14 +33,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string duration_text(double s) {
-  const long t = long(s + 0.5);
-  if (t < 60) return std::to_string(t) + "s";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
-  return buf;
-}
 
 std::vector<std::string> split_words(const std::string& s) {
   std::istringstream in(s);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace sortbench {
 
@@ -54,6 +56,14 @@ std::string StopRule::done(double elapsed_s) const {
   }
   if (elapsed_s >= s_.budget_s) return "budget";
   return {};
+}
+
+std::string duration_text(double s) {
+  std::ostringstream os;
+  if (s >= 3600) os << int(s / 3600) << "h" << std::setw(2) << std::setfill('0') << int(std::fmod(s, 3600) / 60) << "m";
+  else if (s >= 60) os << int(s / 60) << "m" << std::setw(2) << std::setfill('0') << int(std::fmod(s, 60)) << "s";
+  else os << int(s) << "s";
+  return os.str();
 }
 
 }  // namespace sortbench

@@ -12,6 +12,9 @@ namespace sortbench {
 // order statistics) and the relative standard error of the mean.
 SampleStats summarize(const std::vector<double>& samples);
 
+// A duration for progress lines: "45s", "1m05s", "2h03m".
+std::string duration_text(double seconds);
+
 // Decides when a point has enough samples: at least min_samples, then stop as
 // soon as the relative standard error of the mean is at most max_rel_stderr,
 // or when the time budget or max_samples runs out.

@@ -13,6 +13,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/on_demand.hpp"
+#include "sortbench/stats.hpp"
 #include "sortbench/variant.hpp"
 
 namespace sortbench::cli {
@@ -74,7 +75,6 @@ std::string utc_now();
 std::string hostname();
 std::string size_text(std::size_t n);     // 2^k for powers of two
 std::string join(const std::vector<std::string>& items, const std::string& sep);
-std::string duration_text(double seconds);  // 1m05s
 // Throws std::runtime_error (exit 1) when no CUDA GPU is usable.
 void require_gpu();
 // The worker process of tune and run --isolate (sortbench/worker.hpp) on the

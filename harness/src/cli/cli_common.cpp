@@ -146,14 +146,6 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return out;
 }
 
-std::string duration_text(double s) {
-  std::ostringstream os;
-  if (s >= 3600) os << int(s / 3600) << "h" << std::setw(2) << std::setfill('0') << int(std::fmod(s, 3600) / 60) << "m";
-  else if (s >= 60) os << int(s / 60) << "m" << std::setw(2) << std::setfill('0') << int(std::fmod(s, 60)) << "s";
-  else os << int(s) << "s";
-  return os.str();
-}
-
 po::variables_map parse(const std::string& cmd, const po::options_description& desc,
                          const std::vector<std::string>& args, const char* positional_name,
                          std::size_t max_positional) {
