@@ -184,6 +184,9 @@ def make_fixtures(binary, src, d):
     config("s-bad-baseline.json", dict(space, baselines=["nosuch.*"]))
     config("s-bad-score.json", dict(space, score={"noise_z": -1}))
     config("s-keep.json", dict(space, strategy={"name": "halving", "keep_fraction": 2}))
+    config("s-on-demand-text.json", dict(space, on_demand="yes"))
+    config("s-on-demand-bad-param.json", dict(space, variants=["fake.ondemand.*"], on_demand=True,
+                                               params={"warp_size": [32]}))
     if os.geteuid() != 0:  # root writes through a read-only mode bit
         write(os.path.join(d, "readonly.json"), "{}")
         os.chmod(os.path.join(d, "readonly.json"), 0o444)
