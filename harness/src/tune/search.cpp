@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "sortbench/stats.hpp"
 #include "sortbench/tune.hpp"
 
 namespace sortbench::tune {
@@ -17,14 +18,6 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string short_duration(double s) {
-  std::ostringstream os;
-  if (s >= 3600) os << int(s / 3600) << "h" << std::setw(2) << std::setfill('0') << int(std::fmod(s, 3600) / 60) << "m";
-  else if (s >= 60) os << int(s / 60) << "m" << std::setw(2) << std::setfill('0') << int(std::fmod(s, 60)) << "s";
-  else os << int(s) << "s";
-  return os.str();
 }
 
 std::string size_text(std::size_t n) {
@@ -65,7 +58,7 @@ const PointResult& Session::result(const std::string& label, const Params& param
        << " n=" << size_text(w.n) << " " << w.dist.name() << ": ";
     if (x.status == Status::ok) os << std::setprecision(4) << x.time_ms.median << " ms";
     else os << to_string(x.status) << " (" << x.reason << ")";
-    os << " | ETA " << short_duration(eta);
+    os << " | ETA " << duration_text(eta);
     if (!best_text_.empty()) os << " | best " << best_text_;
     progress_->update(os.str());
   }
