@@ -528,7 +528,8 @@ TEST(TuneBest, DispatchRereadsARewrittenBestJson) {
 
 // A dry run plans without a GPU: a variant's own check that throws (it asks the
 // GPU) leaves the point a candidate, listed as unchecked; declared limits and
-// own checks that need no GPU still prune.
+// own checks that need no GPU still prune. A declared cap between the group's
+// sizes keeps the variant a candidate for the sizes below it.
 TEST(TunePlan, LenientChecksForADryRunWithoutAGpu) {
   const Space s = fake_space();
   VariantInfo needs_gpu;
@@ -539,21 +540,26 @@ TEST(TunePlan, LenientChecksForADryRunWithoutAGpu) {
   };
   VariantInfo capped = needs_gpu;
   capped.label = "fake.capped";
-  capped.max_n = std::size_t(1) << 22;  // declared: prunes without asking the hook
+  capped.max_n = std::size_t(1) << 18;  // below every size: prunes without asking the hook
+  VariantInfo small_only;
+  small_only.label = "fake.small_only";
+  small_only.family = "fake";
+  small_only.max_n = std::size_t(1) << 22;  // the space's sizes are 2^20..2^28
   VariantInfo host_check;
   host_check.label = "fake.host_check";
   host_check.family = "fake";
   host_check.unsupported = [](const Problem& p) -> std::string {
     return p.n > (std::size_t(1) << 24) ? "capped at 2^24 keys" : "";
   };
-  const std::vector<const VariantInfo*> vs = {&needs_gpu, &capped, &host_check};
+  const std::vector<const VariantInfo*> vs = {&needs_gpu, &capped, &host_check, &small_only};
 
   EXPECT_THROW(plan_groups(s, vs, nullptr), std::runtime_error);  // a real tune needs the check
   const auto groups = plan_groups(s, vs, nullptr, 0, 1, /*lenient_checks=*/true);
   ASSERT_EQ(groups.size(), 2u);
   for (const auto& g : groups) {
-    ASSERT_EQ(g.candidates.size(), 1u) << g.name();
+    ASSERT_EQ(g.candidates.size(), 2u) << g.name();
     EXPECT_EQ(g.candidates[0].label, "fake.needs_gpu");
+    EXPECT_EQ(g.candidates[1].label, "fake.small_only");
     ASSERT_EQ(g.unchecked.size(), 1u);
     EXPECT_EQ(g.unchecked[0].first, "fake.needs_gpu");
     EXPECT_NE(g.unchecked[0].second.find("cudaErrorNoDevice"), std::string::npos);

@@ -35,6 +35,11 @@ std::vector<std::size_t> sizes_for(const VariantInfo& v) {
     s.insert(t + 1);
     s.insert(2 * t + 1);
   }
+  // A small declared cap (one cluster, one block) is itself a boundary.
+  if (v.max_n <= (std::size_t(1) << 22)) {
+    s.insert(v.max_n - 1);
+    s.insert(v.max_n);
+  }
   std::vector<std::size_t> out;
   for (auto n : s)
     if (n <= v.max_n) out.push_back(n);

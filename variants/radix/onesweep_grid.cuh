@@ -1,6 +1,8 @@
 // The Onesweep parameter points: X(radix_bits, items_per_thread,
 // block_threads, min_blocks_per_sm[, lookback_window]). The curated set holds
-// 8-bit digits at 4096..9984-key tiles with 2..4 blocks per SM, the CUB-like
+// 8-bit digits at 4096..9984-key tiles with 2..4 blocks per SM, one
+// 8-items-per-thread point for 2^20-key inputs (the wide tune's pick there for
+// u32 and u64 keys on the H100, results/h100-80gb-hbm3/best-onesweep-wide.json), the CUB-like
 // shape with three 384-thread blocks per SM (56 registers), one point with
 // the older 16-wide look-back window for comparison, and the one-block-per-SM
 // tile shape of anchors.md (512 x 15). Labels that results/<gpu>/best.json
@@ -22,7 +24,8 @@
   X(8, 22, 384, 3)                         \
   X(8, 22, 384, 3, 16)                     \
   X(8, 16, 256, 4)                         \
-  X(8, 15, 512, 2)
+  X(8, 15, 512, 2)                         \
+  X(8, 8, 512, 2)
 
 #ifdef SORTBENCH_FULL_GRID
 #define SORTBENCH_ONESWEEP_GRID(X)       \
@@ -31,7 +34,7 @@
   X(8, 12, 256, 4) X(8, 15, 256, 3) X(8, 16, 512, 2) X(8, 20, 256, 3) X(8, 24, 256, 3) X(8, 28, 256, 3) \
   X(8, 17, 384, 3) X(8, 19, 384, 3) X(8, 21, 384, 3) X(8, 20, 448, 2) X(8, 28, 352, 2) X(8, 30, 320, 2) \
   X(8, 20, 384, 3, 4) X(8, 20, 384, 3, 32) X(8, 26, 384, 2, 16) X(8, 26, 384, 2, 32) \
-  X(8, 8, 512, 2) X(8, 12, 512, 2) X(8, 12, 1024, 1) X(8, 32, 256, 2) X(8, 4, 128, 8) X(8, 16, 64, 8) \
+  X(8, 12, 512, 2) X(8, 12, 1024, 1) X(8, 32, 256, 2) X(8, 4, 128, 8) X(8, 16, 64, 8) \
   X(4, 16, 256, 4) X(6, 16, 384, 2) X(7, 16, 384, 2) X(9, 16, 384, 2) X(10, 16, 384, 2) X(11, 15, 512, 1) \
   X(11, 20, 384, 1) X(11, 12, 256, 3)
 #else

@@ -341,6 +341,11 @@ std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantIn
       std::string why, unknown;
       const Workload* at = nullptr;
       for (const auto& w : g.workloads) {
+        // A declared size cap above the group's smallest size keeps the
+        // variant a candidate: it is measured up to its cap (the larger
+        // sizes are recorded skipped), so best.json's per-size picks can name
+        // it there, while over the whole group it stays unscored.
+        if (w.n > v->max_n && w.n > g.workloads.front().n) break;
         if (lenient_checks) {
           why = v->declared_skip_reason(w.problem());
           if (why.empty() && v->unsupported && unknown.empty()) {

@@ -11,11 +11,15 @@
 //              digit's run contiguously.
 // Keys are read once per pass (not twice as in reduce-then-scan) and the
 // bucket table never goes through a separate scan.
+// Any n: look-back words hold 30-bit counts, so a pass runs as one launch per
+// portion of fewer than 2^30 keys (CUB's onesweep portions). Output positions
+// are 64-bit; the last tile of a portion hands each digit's next free
+// position to the next portion.
 #pragma once
 
 #include <memory>
 
-#include "block_rank.cuh"
+#include "match_rank.cuh"
 #include "radix_common.cuh"
 #include "sortbench/family_space.hpp"
 #include "sortbench/traffic.hpp"
@@ -41,14 +45,16 @@ struct OnesweepSpace {
   static constexpr std::size_t smem_bytes(int rb, int ipt, int tpb, std::size_t key_bytes, std::size_t value_bytes) {
     const std::size_t bins = std::size_t(1) << rb, warps = std::size_t(tpb) / 32, tile = std::size_t(tpb) * ipt;
     const std::size_t slot = value_bytes ? value_bytes : key_bytes;
-    std::size_t align = 4;
-    if (key_bytes > align) align = key_bytes;
-    if (slot > align) align = slot;
+    std::size_t align_u = 4;
+    if (key_bytes > align_u) align_u = key_bytes;
+    if (slot > align_u) align_u = slot;
     std::size_t u = warps * bins * 4;
     if (tile * key_bytes > u) u = tile * key_bytes;
     if (tile * slot > u) u = tile * slot;
     auto round_up = [](std::size_t x, std::size_t a) { return (x + a - 1) / a * a; };
-    return round_up(round_up(u, align) + bins * 4 + (warps + 1) * 4 + 4, align);
+    // The union, the 64-bit output positions, the scan's warp sums and total, the tile id.
+    const std::size_t end = round_up(round_up(u, align_u), 8) + bins * 8 + (warps + 1) * 4 + 4;
+    return round_up(end, align_u > 8 ? align_u : 8);
   }
   static std::vector<SpaceAxis> axes() {
     auto range = [](long long lo, long long hi, long long step) {
@@ -81,6 +87,7 @@ struct OnesweepPolicy {
   // Bins owned by one thread in the count, scan and look-back phases.
   static constexpr int kBinsPerThread = (kBins + BlockThreads - 1) / BlockThreads;
   static constexpr int kLookbackWindow = LookbackWindow;
+  using Rank = WarpStripedMatchRank<RadixBits, ItemsPerThread, BlockThreads>;
   static_assert(OnesweepSpace::shape_error(RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow) == nullptr,
                 "not a point of OnesweepSpace (its shape_error says why)");
 
@@ -92,11 +99,11 @@ struct OnesweepPolicy {
   struct Smem {
     using ValueSlot = std::conditional_t<kHasValues<V>, V, Bits>;
     union {
-      unsigned warp_offset[kWarps][kBins];  // per-warp digit counts, then rank offsets
+      typename Rank::Counters warp_offset;  // per-warp digit counts, then rank offsets
       Bits keys[kTile];
       ValueSlot values[kTile];
     } u;
-    unsigned bin_offset[kBins];  // output position of local position 0 of each digit
+    unsigned long long bin_offset[kBins];  // output position of local position 0 of each digit
     typename BlockScanShfl<BlockThreads>::Storage scan;
     unsigned tile;
   };
@@ -119,9 +126,12 @@ namespace onesweep_detail {
 
 constexpr int kHistThreads = 512;
 
+// Counts of pass p's digits go to hist[p * pass_stride + digit]; 64-bit, as
+// one digit may hold every key. One launch per portion adds to them.
 template <int RadixBits, class Bits>
 __global__ void __launch_bounds__(kHistThreads)
-    histogram_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, unsigned* __restrict__ hist) {
+    histogram_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, unsigned long long* __restrict__ hist,
+                     unsigned pass_stride) {
   constexpr int kBins = 1 << RadixBits;
   constexpr int kPasses = (int(sizeof(Bits) * 8) + RadixBits - 1) / RadixBits;
   extern __shared__ unsigned counts[];  // [kPasses][kBins]
@@ -168,25 +178,26 @@ __global__ void __launch_bounds__(kHistThreads)
   for (unsigned t = head + nv * kPerVec + g; t < n; t += stride) count(keys[t]);
   __syncthreads();
   for (int j = threadIdx.x; j < kPasses * kBins; j += kHistThreads)
-    if (counts[j]) atomicAdd(&hist[j], counts[j]);
+    if (counts[j]) atomicAdd(&hist[std::size_t(j / kBins) * pass_stride + j % kBins], (unsigned long long)counts[j]);
 }
 
 // Block p turns pass p's digit counts into first output positions, in place.
 constexpr int kBinScanThreads = 256;
 template <int RadixBits>
-__global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned* hist) {
+__global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long long* hist, unsigned pass_stride) {
   constexpr int kBins = 1 << RadixBits, kPer = (kBins + kBinScanThreads - 1) / kBinScanThreads;
-  __shared__ BlockScanShfl<kBinScanThreads>::Storage s;
-  unsigned* h = hist + blockIdx.x * kBins;
-  unsigned c[kPer], sum = 0;
+  using Count = unsigned long long;
+  __shared__ BlockScanShfl<kBinScanThreads, Count>::Storage s;
+  Count* h = hist + std::size_t(blockIdx.x) * pass_stride;
+  Count c[kPer], sum = 0;
 #pragma unroll
   for (int k = 0; k < kPer; ++k) {
     const int b = threadIdx.x * kPer + k;
     c[k] = b < kBins ? h[b] : 0u;
     sum += c[k];
   }
-  unsigned total;
-  unsigned run = BlockScanShfl<kBinScanThreads>::exclusive(sum, total, s);
+  Count total;
+  Count run = BlockScanShfl<kBinScanThreads, Count>::exclusive(sum, total, s);
 #pragma unroll
   for (int k = 0; k < kPer; ++k) {
     const int b = threadIdx.x * kPer + k;
@@ -196,13 +207,13 @@ __global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned* his
 }
 
 // Look-back for digit b of a tile: the sum of its predecessors' counts back to
-// the first inclusive prefix (plus the digit's first output position), which
-// it then publishes as its own inclusive prefix.
+// the first inclusive prefix, which it then publishes as its own inclusive
+// prefix. Counts within the portion: the digit's first output position is
+// added by the caller, so the 30-bit words never hold a position.
 template <class P>
-__device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned tile, int b,
-                                                    const unsigned* __restrict__ bin_start, unsigned count) {
+__device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned tile, int b, unsigned count) {
   constexpr int Bins = P::kBins;
-  if (tile == 0) return bin_start[b];
+  if (tile == 0) return 0;
   // Loads of a window of predecessors are in flight together: a serial
   // walk would pay one L2 round trip per predecessor, and the walks of
   // concurrent tiles would chain those latencies. The window's words
@@ -242,13 +253,14 @@ template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
                 V* __restrict__ values_out, unsigned n, KeyMap<Bits> map, int shift,
-                const unsigned* __restrict__ bin_start, unsigned* status, unsigned* tile_counter) {
+                const unsigned long long* __restrict__ bin_start, unsigned long long* __restrict__ next_start,
+                unsigned* status, unsigned* tile_counter) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, Tile = P::kTile, Bins = P::kBins,
                 W = P::kWarps, BPT = P::kBinsPerThread;
   constexpr unsigned kMask = Bins - 1;
+  using Rank = typename P::Rank;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
-  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
 
   for (int i = threadIdx.x; i < Bins * W; i += T) (&s.u.warp_offset[0][0])[i] = 0;
   if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
@@ -261,45 +273,38 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   const bool full = valid == Tile;
 
   // Warp-striped: row j of warp w is 32 consecutive keys (coalesced).
-  const int first = w * 32 * Items + lane;
   Bits key[Items];
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
-    const int i = first + j * 32;
+    const int i = Rank::index(j);
     if (full || i < valid) key[j] = keys_in[base + i];
   }
 
   auto digit = [&](int j) {
     // Keys past the end of a partial tile take the last digit: they rank
     // after every real key of the tile and are never written.
-    return (full || first + j * 32 < valid) ? map.digit(key[j], shift, kMask) : kMask;
+    return (full || Rank::index(j) < valid) ? map.digit(key[j], shift, kMask) : kMask;
   };
 
   // Early counts (CUB's BlockRadixRankMatchEarlyCounts): a per-warp digit
   // histogram from fire-and-forget shared atomics comes first, so the tile's
   // counts are published before ranking and the successors' look-back
   // overlaps this tile's ranking instead of waiting for it.
-#pragma unroll
-  for (int j = 0; j < Items; ++j) atomicAdd(&s.u.warp_offset[w][digit(j)], 1u);
+  Rank::count(s.u.warp_offset, digit);
   __syncthreads();
 
   // Each thread owns BPT digits: the warp counts of a digit become
   // exclusive across warps, and the digit's tile total is published.
-  unsigned bin_count[BPT], owned = 0;
+  unsigned bin_count[BPT], valid_count[BPT], owned = 0;
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
     const int b = threadIdx.x * BPT + k;
     unsigned run = 0;
     if (b < Bins) {
-#pragma unroll
-      for (int v = 0; v < W; ++v) {
-        const unsigned c = s.u.warp_offset[v][b];
-        s.u.warp_offset[v][b] = run;
-        run += c;
-      }
+      run = Rank::exclusive_over_warps(s.u.warp_offset, b);
       const unsigned c = run - (b == Bins - 1 ? unsigned(Tile - valid) : 0u);
-      lookback::store(status + std::size_t(tile) * Bins + b,
-                      tile == 0 ? lookback::kInclusive | (bin_start[b] + c) : lookback::kAggregate | c);
+      valid_count[k] = c;
+      lookback::store(status + std::size_t(tile) * Bins + b, (tile == 0 ? lookback::kInclusive : lookback::kAggregate) | c);
     }
     bin_count[k] = run;
     owned += run;
@@ -311,28 +316,13 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   for (int k = 0; k < BPT; ++k) {
     const int b = threadIdx.x * BPT + k;
     bin_local[k] = local_start;
-    if (b < Bins) {
-#pragma unroll
-      for (int v = 0; v < W; ++v) s.u.warp_offset[v][b] += local_start;
-    }
+    if (b < Bins) Rank::add(s.u.warp_offset, b, local_start);
     local_start += bin_count[k];
   }
   __syncthreads();
 
-  // Multisplit ranking: the peers of a digit in a row are found at once and
-  // the highest peer claims their places with one shared atomic. No rank
-  // feeds the next row's, so the rows pipeline instead of forming a chain
-  // of shared-memory round trips.
   unsigned rank[Items];
-#pragma unroll
-  for (int j = 0; j < Items; ++j) {
-    const unsigned d = digit(j);
-    const unsigned peers = warp_match_any_predicated<P::kRadixBits>(d);
-    const int leader = 31 - __clz(peers);
-    unsigned claimed = 0;
-    if (lane == leader) claimed = atomicAdd(&s.u.warp_offset[w][d], unsigned(__popc(peers)));
-    rank[j] = __shfl_sync(0xffffffffu, claimed, leader) + __popc(peers & lanemask_lt());
-  }
+  Rank::rank(s.u.warp_offset, digit, rank);
   __syncthreads();
   // Reorder in shared memory while predecessors finish publishing.
 #pragma unroll
@@ -345,18 +335,29 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
     const int b = threadIdx.x * BPT + k;
-    if (b < Bins) s.bin_offset[b] = lookback_prefix<P>(status, tile, b, bin_start, bin_count[k]) - bin_local[k];
+    if (b < Bins) s.bin_offset[b] = bin_start[b] + lookback_prefix<P>(status, tile, b, bin_count[k]) - bin_local[k];
   }
   __syncthreads();
+  if (tile == gridDim.x - 1) {  // the next portion's first positions
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      const int b = threadIdx.x * BPT + k;
+      if (b < Bins) next_start[b] = s.bin_offset[b] + bin_local[k] + valid_count[k];
+    }
+  }
 
-  unsigned out_digit[Items];
+  // With values, each rank (16 bits: tiles hold at most 65536 keys) shares a
+  // register with the digit of the key this thread writes at the same step
+  // (at most 11 bits): rank, digit and value arrays side by side spilled to
+  // local memory, whose traffic went to DRAM (variants/radix/PERFORMANCE.md).
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const int i = k * T + threadIdx.x;
     if (full || i < valid) {
       const Bits kk = s.u.keys[i];
-      out_digit[k] = map.digit(kk, shift, kMask);
-      keys_out[s.bin_offset[out_digit[k]] + i] = kk;
+      const unsigned d = map.digit(kk, shift, kMask);
+      keys_out[s.bin_offset[d] + i] = kk;
+      if constexpr (kHasValues<V>) rank[k] |= d << 16;
     }
   }
   if constexpr (kHasValues<V>) {
@@ -365,18 +366,20 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     V value[Items];
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
-      const int i = first + j * 32;
+      const int i = Rank::index(j);
       if (full || i < valid) value[j] = values_in[base + i];
     }
     __syncthreads();
 #pragma unroll
-    for (int j = 0; j < Items; ++j)
-      if (full || rank[j] < unsigned(valid)) s.u.values[rank[j]] = value[j];
+    for (int j = 0; j < Items; ++j) {
+      const unsigned r = rank[j] & 0xffffu;
+      if (full || r < unsigned(valid)) s.u.values[r] = value[j];
+    }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       const int i = k * T + threadIdx.x;
-      if (full || i < valid) values_out[s.bin_offset[out_digit[k]] + i] = s.u.values[i];
+      if (full || i < valid) values_out[s.bin_offset[rank[k] >> 16] + i] = s.u.values[i];
     }
   }
 }
@@ -389,13 +392,17 @@ class OnesweepInstance final : public Instance {
   explicit OnesweepInstance(const Problem& p) : p_(p) {
     passes_ = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits;
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
+    portions_ = unsigned((p_.n + kPortionKeys - 1) / kPortionKeys);
     const bool alt = pass_chain_needs_alt(passes_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
     alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
-    // One block that a single memset clears: histograms, tile counters, then
-    // the look-back words of every pass.
-    words_ = std::size_t(passes_) * P::kBins + passes_ + std::size_t(passes_) * tiles_ * P::kBins;
-    words_off_ = layout_.add(words_ * 4);
+    // One block that a single memset clears: per pass the digit counts, which
+    // become the first output positions of portion 0, and those of the
+    // portions after it (64-bit); a tile counter per pass and portion; the
+    // look-back words of every tile of every pass.
+    cleared_ = std::size_t(passes_) * starts_stride() * 8 + std::size_t(passes_) * portions_ * 4 +
+               std::size_t(passes_) * tiles_ * P::kBins * 4;
+    cleared_off_ = layout_.add(cleared_);
     with_value_type(p_.value, [](auto value_tag) {
       using V = typename decltype(value_tag)::type;
       allow_smem(onesweep_detail::pass_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
@@ -428,43 +435,58 @@ class OnesweepInstance final : public Instance {
 
  private:
   std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
+  // Portions hold whole tiles, fewer than 2^30 keys (30-bit look-back counts).
+  static constexpr std::size_t kPortionKeys = ((std::size_t(1) << 30) - 1) / P::kTile * P::kTile;
+  unsigned starts_stride() const { return (portions_ + 1) * unsigned(P::kBins); }
 
   template <class V>
   void sort(const Buffers& b, void* temp, cudaStream_t s) {
     using namespace onesweep_detail;
     const KeyMap<Bits> map = key_map<Bits>(p_);
-    const unsigned n = unsigned(p_.n);
     auto* kin = static_cast<Bits*>(b.keys_in);
     auto* kout = static_cast<Bits*>(b.keys_out);
     auto* kalt = temp_at<Bits>(temp, alt_keys_);
     auto* vin = static_cast<V*>(b.values_in);
     auto* vout = static_cast<V*>(b.values_out);
     auto* valt = temp_at<V>(temp, alt_values_);
-    unsigned* hist = temp_at<unsigned>(temp, words_off_);
-    unsigned* counters = hist + passes_ * P::kBins;
-    unsigned* status = counters + passes_;
-    cuda_check(cudaMemsetAsync(hist, 0, words_ * 4, s), "radix.onesweep: clear counters");
+    auto* starts = temp_at<unsigned long long>(temp, cleared_off_);
+    auto* counters = reinterpret_cast<unsigned*>(starts + std::size_t(passes_) * starts_stride());
+    unsigned* status = counters + std::size_t(passes_) * portions_;
+    cuda_check(cudaMemsetAsync(starts, 0, cleared_, s), "radix.onesweep: clear counters");
     const unsigned hist_blocks = unsigned(std::min<std::size_t>(
-        std::size_t(sms_) * hist_blocks_per_sm_, (p_.n + kHistThreads * 16 - 1) / (kHistThreads * 16)));
-    histogram_kernel<P::kRadixBits, Bits><<<hist_blocks, kHistThreads, hist_smem(), s>>>(kin, n, map, hist);
-    check_launch("radix.onesweep: histogram");
-    bin_scan_kernel<P::kRadixBits><<<passes_, kBinScanThreads, 0, s>>>(hist);
+        std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistThreads * 16 - 1) / (kHistThreads * 16)));
+    for (unsigned q = 0; q < portions_; ++q) {
+      histogram_kernel<P::kRadixBits, Bits><<<hist_blocks, kHistThreads, hist_smem(), s>>>(
+          kin + q * kPortionKeys, portion_keys(q), map, starts, starts_stride());
+      check_launch("radix.onesweep: histogram");
+    }
+    bin_scan_kernel<P::kRadixBits><<<passes_, kBinScanThreads, 0, s>>>(starts, starts_stride());
     check_launch("radix.onesweep: digit scan");
+    const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
     for (int pass = 0; pass < passes_; ++pass) {
       const auto k = pass_io(pass, passes_, kin, kout, kalt);
       const auto v = pass_io(pass, passes_, vin, vout, valt);
-      pass_kernel<P, Bits, V><<<tiles_, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s>>>(
-          k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, hist + pass * P::kBins,
-          status + std::size_t(pass) * tiles_ * P::kBins, counters + pass);
-      check_launch("radix.onesweep: pass");
+      unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride();
+      for (unsigned q = 0; q < portions_; ++q) {
+        const std::size_t first = q * kPortionKeys;
+        const unsigned nq = portion_keys(q);
+        const unsigned tiles = (nq + P::kTile - 1) / P::kTile;
+        pass_kernel<P, Bits, V><<<tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s>>>(
+            k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq, map, pass * P::kRadixBits,
+            pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
+            status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
+            counters + std::size_t(pass) * portions_ + q);
+        check_launch("radix.onesweep: pass");
+      }
     }
   }
+  unsigned portion_keys(unsigned q) const { return unsigned(std::min(kPortionKeys, p_.n - q * kPortionKeys)); }
 
   Problem p_;
   TempLayout layout_;
   int passes_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
-  unsigned tiles_ = 0;
-  std::size_t alt_keys_ = 0, alt_values_ = 0, words_ = 0, words_off_ = 0;
+  unsigned tiles_ = 0, portions_ = 0;
+  std::size_t alt_keys_ = 0, alt_values_ = 0, cleared_ = 0, cleared_off_ = 0;
 };
 
 // Defined and instantiated per key width in onesweep_keys{8,16,32,64}.cu, so
@@ -493,7 +515,6 @@ VariantInfo onesweep_info() {
   v.stable = true;
   v.params = P::params();
   v.tile_keys = P::kTile;
-  v.max_n = kMaxKeys;
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
   v.unsupported = [](const Problem& p) { return smem_reason(P::smem_bytes(p)); };
   v.make = [](const Problem& p) {

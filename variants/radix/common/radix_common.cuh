@@ -163,7 +163,8 @@ void allow_smem(Kernel k, std::size_t bytes) {
                "cudaFuncSetAttribute(max dynamic shared memory)");
 }
 
-// The largest n any design here accepts: look-back words hold 30-bit counts.
+// The largest n the table designs accept: look-back words hold 30-bit counts.
+// Onesweep has no cap: it sorts in portions of fewer keys (onesweep.cuh).
 inline constexpr std::size_t kMaxKeys = (std::size_t(1) << 30) - 1;
 
 // ----------------------------------------------------------- block scans ----
@@ -242,38 +243,40 @@ struct BlockScan<T, BlockScanAlgo::blelloch> {
   }
 };
 
-__device__ __forceinline__ unsigned warp_inclusive_sum(unsigned x) {
+template <class U = unsigned>
+__device__ __forceinline__ U warp_inclusive_sum(U x) {
   const int lane = threadIdx.x & 31;
 #pragma unroll
   for (int off = 1; off < 32; off <<= 1) {
-    const unsigned y = __shfl_up_sync(0xffffffffu, x, off);
+    const U y = __shfl_up_sync(0xffffffffu, x, off);
     if (lane >= off) x += y;
   }
   return x;
 }
 
-// Warp shuffles, then one warp scans the warp totals: two barriers.
-template <int T>
+// Warp shuffles, then one warp scans the warp totals: two barriers. U: the
+// counter type (64-bit where sums can pass 2^32 keys).
+template <int T, class U = unsigned>
 struct BlockScanShfl {
   static_assert(T % 32 == 0 && T <= 1024, "whole warps");
   static constexpr int kWarps = T / 32;
   struct Storage {
-    unsigned warp[kWarps];
-    unsigned total;
+    U warp[kWarps];
+    U total;
   };
-  __device__ static unsigned exclusive(unsigned v, unsigned& total, Storage& s) {
+  __device__ static U exclusive(U v, U& total, Storage& s) {
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    const unsigned incl = warp_inclusive_sum(v);
+    const U incl = warp_inclusive_sum(v);
     if (lane == 31) s.warp[w] = incl;
     __syncthreads();
     if (w == 0) {
-      const unsigned x = lane < kWarps ? s.warp[lane] : 0u;
-      const unsigned xi = warp_inclusive_sum(x);
+      const U x = lane < kWarps ? s.warp[lane] : U(0);
+      const U xi = warp_inclusive_sum(x);
       if (lane < kWarps) s.warp[lane] = xi - x;
       if (lane == 31) s.total = xi;
     }
     __syncthreads();
-    const unsigned r = s.warp[w] + incl - v;
+    const U r = s.warp[w] + incl - v;
     total = s.total;
     __syncthreads();
     return r;
