@@ -574,6 +574,54 @@ TEST(TunePlan, LenientChecksForADryRunWithoutAGpu) {
 // Where no point of ours beats the fastest library call beyond noise,
 // best.json names the library call, and sortbench::sort and best:FAMILY
 // sweeps read it so.
+// A variant capped below the space's largest size (the cluster sort) is a
+// candidate up to its cap: measured there, skipped above, unscored over the
+// whole group, and best.json names it for the sizes where it wins.
+TEST(TuneBest, ASizeCappedVariantWinsTheSizesBelowItsCap) {
+  register_fake_variants();
+  VariantInfo v = *Registry::instance().find("fake.radix.rb6.ipt12.tpb128");
+  v.label = "fake.small_n.tpb128";
+  v.params = {{"block_threads", "tpb", "128"}};
+  v.family_default = false;
+  v.max_n = std::size_t(1) << 20;
+  Registry::instance().add(v);
+  // Out again at the end: the other tests count the fake variants.
+  struct Remove {
+    ~Remove() { Registry::instance().remove("fake.small_n.tpb128"); }
+  } remove;
+  Space s = parse_space(R"({"name": "capped", "variants": ["fake.radix.rb6.*", "fake.small_n.*"],
+    "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^18", "2^20", "2^24"], "distributions": ["uniform"]}]})",
+                        "capped.json");
+  s.strategy.kind = StrategyKind::exhaustive;
+  const auto groups = fake_groups(s);
+  ASSERT_EQ(groups.size(), 1u);
+  bool candidate = false;
+  for (const auto& c : groups[0].candidates) candidate |= c.label == "fake.small_n.tpb128";
+  EXPECT_TRUE(candidate);
+  FakeEvaluator eval;
+  Session session(s, eval, nullptr, test_identity());
+  const TuneRun run = run_tune(s, groups, session);
+  int skipped = 0;
+  for (const auto& r : run.results)
+    if (r.variant == "fake.small_n.tpb128" && r.status == Status::skipped) {
+      ++skipped;
+      EXPECT_EQ(r.n, std::size_t(1) << 24);
+      EXPECT_NE(r.reason.find("cap"), std::string::npos) << r.reason;
+    }
+  EXPECT_EQ(skipped, 1);
+  ASSERT_EQ(run.outcomes.size(), 1u);
+  ASSERT_FALSE(run.outcomes[0].ranking.empty());
+  EXPECT_NE(run.outcomes[0].ranking[0].candidate->label, "fake.small_n.tpb128");  // not scored at 2^24
+  const json best = best_json(run.results, s, {{"model", "fake-gpu"}}, {});
+  ASSERT_EQ(best["entries"].size(), 2u) << best["entries"].dump();
+  EXPECT_EQ(best["entries"][0]["variant"], "fake.small_n.tpb128");
+  EXPECT_EQ(best["entries"][0]["n_min"], 1u << 18);
+  EXPECT_EQ(best["entries"][0]["n_max"], 1u << 20);
+  EXPECT_NE(best["entries"][1]["variant"], "fake.small_n.tpb128");
+  EXPECT_EQ(best["entries"][1]["n_min"], 1u << 24);
+  EXPECT_NE(best["group_picks"][0]["variant"], "fake.small_n.tpb128");
+}
+
 TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
   register_fake_variants();
   Space s = parse_space(R"({"name": "lib", "variants": ["fake.radix.rb6.*"],
