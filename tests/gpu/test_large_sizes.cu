@@ -1,6 +1,7 @@
 // Sizes past 32-bit counts (issue 15: the radix family sorts every size that
-// fits, at least 2^32 + 3 u32 keys): every variant of ours that declares no
-// cap below it runs 2^32 + 3 keys, validated (sorted, the same multiset).
+// fits, at least 2^32 + 3 u32 keys): the radix family's default point (the
+// Onesweep portions every Onesweep point shares) runs 2^32 + 3 keys,
+// validated (sorted, the same multiset).
 // Skipped, with the memory it needs, on a GPU too small to hold the buffers.
 #include "gpu_test_util.hpp"
 
