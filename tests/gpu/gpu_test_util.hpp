@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstring>
 #include <vector>
 
@@ -68,6 +69,15 @@ inline void run_once(const VariantInfo& v, const Problem& p, const void* pristin
   restore();
   inst->run(b, temp.p, tb, s);
   cuda_check(cudaStreamSynchronize(s), "run");
+}
+
+// A gtest name from a variant label (parameterised suites): '.' and other
+// non-alphanumerics become '_'.
+inline std::string label_test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
 }
 
 }  // namespace sortbench::test

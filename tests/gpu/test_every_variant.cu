@@ -136,13 +136,6 @@ TEST_P(EveryVariant, ValidAndSameAsCub) {
   RecordProperty("cases", ran);
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(Registry, EveryVariant, ::testing::ValuesIn(labels()), test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, EveryVariant, ::testing::ValuesIn(labels()), label_test_name);
 
 }  // namespace

@@ -49,13 +49,6 @@ TEST_P(Beyond32Bits, SortsTwoToThe32PlusThreeKeys) {
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(Radix, Beyond32Bits, ::testing::ValuesIn(uncapped()), test_name);
+INSTANTIATE_TEST_SUITE_P(Radix, Beyond32Bits, ::testing::ValuesIn(uncapped()), label_test_name);
 
 }  // namespace

@@ -99,25 +99,16 @@ __global__ void __launch_bounds__(P::kBlockThreads)
     Rank::count(s.warp_offset, digit);
     __syncthreads();
 
-    unsigned bin_count[BPT], owned = 0;
+    unsigned bin_count[BPT];
 #pragma unroll
     for (int k = 0; k < BPT; ++k) {
       const int b = threadIdx.x * BPT + k;
       bin_count[k] = b < Bins ? Rank::exclusive_over_warps(s.warp_offset, b) : 0u;
       // Items past the slab's end counted as the last digit are not keys.
       if (b < Bins) s.count[b] = bin_count[k] - (b == Bins - 1 ? unsigned(Slab - valid) : 0u);
-      owned += bin_count[k];
     }
-    unsigned total;
-    unsigned local_start = BlockScanShfl<T>::exclusive(owned, total, s.scan);
     unsigned bin_local[BPT];
-#pragma unroll
-    for (int k = 0; k < BPT; ++k) {
-      const int b = threadIdx.x * BPT + k;
-      bin_local[k] = local_start;
-      if (b < Bins) Rank::add(s.warp_offset, b, local_start);
-      local_start += bin_count[k];
-    }
+    Rank::add_tile_starts(s.warp_offset, bin_count, bin_local, s.scan);
     __syncthreads();
     unsigned rank[Items];
     Rank::rank(s.warp_offset, digit, rank);
@@ -155,6 +146,7 @@ __global__ void __launch_bounds__(P::kBlockThreads)
         }
       smaller += all[k];
     }
+    unsigned total;
     smaller = BlockScanShfl<T>::exclusive(smaller, total, s.scan);
 #pragma unroll
     for (int k = 0; k < BPT; ++k) {

@@ -4,9 +4,8 @@
 // row j of it 32 consecutive items), so ranking rows in order gives a stable
 // rank.
 //   count:    a per-warp digit histogram from shared atomics;
-//   exclusive_over_warps / add: per digit, the warp counts become each warp's
-//             first position (the caller adds the digit's first position in
-//             the tile, after its own scan of the digit totals);
+//   exclusive_over_warps / add_tile_starts: per digit, the warp counts become
+//             each warp's first position, then its position in the tile;
 //   rank:     warp match-any multisplit: the peers of a digit in a row are
 //             found at once and the highest peer claims their places with one
 //             shared atomic. No rank feeds the next row's, so rows pipeline.
@@ -50,6 +49,26 @@ struct WarpStripedMatchRank {
   __device__ static void add(Counters& c, int b, unsigned x) {
 #pragma unroll
     for (int v = 0; v < kWarps; ++v) c[v][b] += x;
+  }
+
+  // The tile's digit counts (BPT consecutive digits per thread, from
+  // exclusive_over_warps) scanned into each digit's first position in the
+  // tile (bin_local), which every warp's offset of the digit then adds:
+  // ranks come out as positions in the tile.
+  template <int BPT>
+  __device__ static void add_tile_starts(Counters& c, const unsigned (&bin_count)[BPT], unsigned (&bin_local)[BPT],
+                                         typename BlockScanShfl<BlockThreads>::Storage& scan) {
+    unsigned owned = 0, total;
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) owned += bin_count[k];
+    unsigned start = BlockScanShfl<BlockThreads>::exclusive(owned, total, scan);
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      const int b = threadIdx.x * BPT + k;
+      bin_local[k] = start;
+      if (b < kBins) add(c, b, start);
+      start += bin_count[k];
+    }
   }
 
   template <class DigitOf>

@@ -295,7 +295,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 
   // Each thread owns BPT digits: the warp counts of a digit become
   // exclusive across warps, and the digit's tile total is published.
-  unsigned bin_count[BPT], valid_count[BPT], owned = 0;
+  unsigned bin_count[BPT], valid_count[BPT];
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
     const int b = threadIdx.x * BPT + k;
@@ -307,18 +307,9 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
       lookback::store(status + std::size_t(tile) * Bins + b, (tile == 0 ? lookback::kInclusive : lookback::kAggregate) | c);
     }
     bin_count[k] = run;
-    owned += run;
   }
-  unsigned total;
-  unsigned local_start = BlockScanShfl<T>::exclusive(owned, total, s.scan);
   unsigned bin_local[BPT];
-#pragma unroll
-  for (int k = 0; k < BPT; ++k) {
-    const int b = threadIdx.x * BPT + k;
-    bin_local[k] = local_start;
-    if (b < Bins) Rank::add(s.u.warp_offset, b, local_start);
-    local_start += bin_count[k];
-  }
+  Rank::add_tile_starts(s.u.warp_offset, bin_count, bin_local, s.scan);
   __syncthreads();
 
   unsigned rank[Items];
