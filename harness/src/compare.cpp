@@ -92,7 +92,9 @@ std::string params_text(const PointResult& r) {
 }
 
 // Identity of a point across reports: variant, params and the whole workload.
-std::string match_key(const PointResult& r) { return r.variant + "|" + params_text(r) + "|" + r.workload_key(); }
+std::string match_key(const PointResult& r) {
+  return r.variant + "|" + params_text(r) + "|" + r.workload_key() + r.placement_key();
+}
 
 std::string percent(double fraction, int digits = 1, bool sign = true) {
   std::ostringstream os;

@@ -217,9 +217,23 @@ std::vector<Distribution> dists_at(const json& doc, const std::string& path) {
 }
 
 
+std::vector<int> gpus_at(const json& obj, const std::string& path) {
+  const json& v = obj.at("gpus");
+  if (!v.is_array() || v.empty()) fail(path, "expected a non-empty array of GPU ordinals, e.g. [0, 1]");
+  std::vector<int> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string p = path + "[" + std::to_string(i) + "]";
+    if (!v[i].is_number_integer() || v[i].get<std::int64_t>() < 0 || v[i].get<std::int64_t>() > 1023)
+      fail(p, "expected a GPU ordinal: a whole number from 0 to 1023");
+    const int d = int(v[i].get<std::uint64_t>());
+    if (std::find(out.begin(), out.end(), d) != out.end()) fail(p, "GPU " + std::to_string(d) + " is named twice");
+    out.push_back(d);
+  }
+  return out;
+}
+
 // Fills axes from the keys present in `obj`; others stay as in `axes`.
 void read_axes(const json& obj, const std::string& path, SweepAxes& axes) {
-  static const std::set<std::string> known = {"keys", "values", "orders", "sizes", "distributions"};
   if (obj.contains("keys"))
     axes.keys = parsed_at<KeyType>(obj, "keys", path + ".keys", parse_key_type, "one of " + key_type_names());
   if (obj.contains("values"))
@@ -228,6 +242,7 @@ void read_axes(const json& obj, const std::string& path, SweepAxes& axes) {
     axes.orders = parsed_at<Order>(obj, "orders", path + ".orders", parse_order, "ascending or descending");
   if (obj.contains("sizes")) axes.sizes = sizes_at(obj, path + ".sizes");
   if (obj.contains("distributions")) axes.distributions = dists_at(obj, path + ".distributions");
+  if (obj.contains("gpus")) axes.gpus = gpus_at(obj, path + ".gpus");
 }
 
 double number_at(const json& obj, const char* key, const std::string& path, double lo, double hi) {
@@ -251,9 +266,9 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
                     (doc["schema"] == "sortbench-report" ? " (the config it ran is at $.context.config)" : ""));
   // "source" is written into reports by config_to_json and ignored here.
   static const std::set<std::string> top = {"name", "description", "source", "variants", "baselines", "seed", "measure",
-                                            "sweeps", "keys", "values", "orders", "sizes", "distributions"};
+                                            "sweeps", "keys", "values", "orders", "sizes", "distributions", "gpus"};
   for (const auto& [k, v] : doc.items())
-    if (!top.count(k)) fail(where + ": $." + k, "unknown field; expected one of name, description, variants, baselines, seed, measure, sweeps, keys, values, orders, sizes, distributions");
+    if (!top.count(k)) fail(where + ": $." + k, "unknown field; expected one of name, description, variants, baselines, seed, measure, sweeps, keys, values, orders, sizes, distributions, gpus");
   SweepConfig c;
   c.source = where;
   const std::string root = where + ": $";
@@ -301,10 +316,10 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
     if (!s.is_array() || s.empty()) fail(root + ".sweeps", "expected a non-empty array of objects");
     for (std::size_t i = 0; i < s.size(); ++i) {
       const std::string p = root + ".sweeps[" + std::to_string(i) + "]";
-      if (!s[i].is_object()) fail(p, "expected an object with keys, values, orders, sizes, distributions");
+      if (!s[i].is_object()) fail(p, "expected an object with keys, values, orders, sizes, distributions, gpus");
       for (const auto& [k, v] : s[i].items())
-        if (k != "keys" && k != "values" && k != "orders" && k != "sizes" && k != "distributions")
-          fail(p + "." + k, "unknown field; expected keys, values, orders, sizes or distributions");
+        if (k != "keys" && k != "values" && k != "orders" && k != "sizes" && k != "distributions" && k != "gpus")
+          fail(p + "." + k, "unknown field; expected keys, values, orders, sizes, distributions or gpus");
       SweepAxes a = defaults;
       read_axes(s[i], p, a);
       c.sweeps.push_back(a);
@@ -373,6 +388,19 @@ std::vector<std::string> check_key_files(const SweepConfig& c, const std::string
   return paths;
 }
 
+std::vector<int> parse_gpu_list(const std::string& spec, const std::string& where) {
+  std::vector<int> out;
+  for (const auto& item : split_list(spec, where)) {
+    if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(item) > 1023)
+      fail(where, "'" + item + "' is not a GPU ordinal; expected CUDA ordinals from 0 to 1023, e.g. 0,1");
+    const int d = std::stoi(item);
+    if (std::find(out.begin(), out.end(), d) != out.end()) fail(where, "GPU " + item + " is named twice");
+    out.push_back(d);
+  }
+  return out;
+}
+
 bool is_best_selector(const std::string& v) { return v.rfind(kBestPrefix, 0) == 0; }
 std::string best_selector_family(const std::string& v) { return v.substr(std::string(kBestPrefix).size()); }
 
@@ -386,13 +414,14 @@ std::vector<Workload> expand_workloads(const SweepConfig& c, std::size_t* repeat
         for (auto o : s.orders)
           for (const auto& d : s.distributions)
             for (auto n : s.sizes) {
-              const std::string id = to_string(k) + "|" + to_string(val) + "|" + to_string(o) + "|" + d.name() +
-                                     "|" + std::to_string(n);
+              std::string id = to_string(k) + "|" + to_string(val) + "|" + to_string(o) + "|" + d.name() +
+                               "|" + std::to_string(n) + "|";
+              for (int g : s.gpus) id += std::to_string(g) + ",";
               if (!seen.insert(id).second) {
                 ++dropped;
                 continue;
               }
-              out.push_back({k, val, o, n, d, c.seed});
+              out.push_back({k, val, o, n, d, c.seed, s.gpus});
             }
   if (repeats) *repeats = dropped;
   return out;
@@ -421,6 +450,7 @@ json config_to_json(const SweepConfig& c) {
     for (auto o : a.orders) s["orders"].push_back(to_string(o));
     s["sizes"] = a.sizes;
     for (const auto& d : a.distributions) s["distributions"].push_back(d.name());
+    if (!a.gpus.empty()) s["gpus"] = a.gpus;
     j["sweeps"].push_back(s);
   }
   return j;

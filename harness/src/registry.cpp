@@ -25,6 +25,10 @@ std::string VariantInfo::declared_skip_reason(const Problem& p) const {
     return p.value == ValueType::none ? "keys-only sorting not supported"
                                       : "key-value pairs with " + to_string(p.value) + " values not supported";
   if (p.order == Order::descending && !descending) return "descending order not supported";
+  if (distributed() && p.gpus < min_gpus)
+    return "sorts across GPUs: needs at least " + std::to_string(min_gpus) + ", the point names " +
+           std::to_string(p.gpus) + " (--gpus, or a sweep's \"gpus\")";
+  if (!distributed() && p.gpus != 1) return "sorts on one GPU; the point names " + std::to_string(p.gpus);
   if (p.n > max_n)
     return "n = " + std::to_string(p.n) + " above the variant's cap of " + std::to_string(max_n) +
            (max_n_why.empty() ? "" : " (" + max_n_why + ")");
@@ -41,8 +45,9 @@ void Registry::add(VariantInfo v) {
     throw std::logic_error("variant label '" + v.label + "' is empty or has a space, comma or wildcard");
   if (v.family.empty() || v.label.rfind(v.family, 0) != 0)
     throw std::logic_error("variant '" + v.label + "': the label must start with its family '" + v.family + "'");
-  if (!v.make || !v.bytes_per_key)
-    throw std::logic_error("variant '" + v.label + "' has no make or bytes_per_key");
+  if ((v.distributed() ? !v.make_distributed : !v.make) || !v.bytes_per_key)
+    throw std::logic_error("variant '" + v.label + "' has no " + (v.distributed() ? "make_distributed" : "make") +
+                           " or bytes_per_key");
   if (find(v.label)) throw std::logic_error("variant '" + v.label + "' registered twice");
   if (v.family_default && family_default(v.family))
     throw std::logic_error("variant '" + v.label + "': family '" + v.family + "' already has a default point, '" +
@@ -148,6 +153,6 @@ std::string param_label(const Params& params) {
 
 }  // namespace sortbench
 
-extern "C" void sortbench_register_variant_v1(sortbench::VariantInfo* v) {
+extern "C" void sortbench_register_variant_v2(sortbench::VariantInfo* v) {
   sortbench::Registry::instance().register_variant(std::move(*v));
 }

@@ -34,6 +34,13 @@ Status parse_status(const std::string& s) {
   throw std::runtime_error("unknown status '" + s + "'");
 }
 
+std::string PointResult::placement_key() const {
+  if (gpus.size() < 2) return {};
+  std::string s = "|gpus:";
+  for (std::size_t i = 0; i < gpus.size(); ++i) s += (i ? "," : "") + std::to_string(gpus[i]);
+  return s;
+}
+
 std::string PointResult::workload_key() const {
   return to_string(key) + "|" + to_string(value) + "|" + to_string(order) + "|" + std::to_string(n) + "|" +
          distribution + "|" + std::to_string(seed);
@@ -95,6 +102,24 @@ json result_to_json(const PointResult& r) {
                      {"message", v.message}};
   j["temp_bytes"] = r.temp_bytes;
   j["bytes_per_key"] = r.bytes_per_key;
+  if (!r.gpus.empty()) j["gpus"] = r.gpus;
+  if (!r.part_sizes.empty()) j["part_sizes"] = r.part_sizes;
+  if (r.status == Status::ok && r.gpus.size() > 1) {
+    json phases = json::array();
+    for (const auto& [name, ms] : r.phases_ms) phases.push_back({{"phase", name}, {"ms", ms}});
+    j["phases_ms"] = phases;
+    j["exchange_gb_per_s"] = r.exchange_gb_per_s;
+    j["link_alltoall_gb_per_s"] = r.link_alltoall_gb_per_s;
+    if (r.link_alltoall_gb_per_s > 0)
+      j["exchange_fraction_of_link"] = r.exchange_gb_per_s / r.link_alltoall_gb_per_s;
+  }
+  if (r.has_scaling) {
+    const Scaling& c = r.scaling;
+    j["scaling"] = {{"one_gpu_baseline", c.one_gpu_baseline}, {"one_gpu_ms", c.one_gpu_ms},
+                    {"speedup", c.speedup},                   {"efficiency", c.efficiency},
+                    {"ideal_baseline", c.ideal_baseline},     {"ideal_n", c.ideal_n},
+                    {"ideal_ms", c.ideal_ms},                 {"fraction_of_ideal", c.fraction_of_ideal}};
+  }
   if (r.status == Status::ok) {
     j["time_ms"] = stats_to_json(r.time_ms);
     j["stop_reason"] = r.stop_reason;
@@ -156,6 +181,27 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
   r.validation.message = v["message"].string();
   r.temp_bytes = j["temp_bytes"].unsigned_integer();
   r.bytes_per_key = j["bytes_per_key"].non_negative();
+  if (j.has("gpus")) {
+    const JsonAt g = j["gpus"];
+    for (std::size_t i = 0; i < g.size(); ++i) r.gpus.push_back(int(g[i].unsigned_integer(1023)));
+  }
+  if (j.has("part_sizes")) {
+    const JsonAt ps = j["part_sizes"];
+    for (std::size_t i = 0; i < ps.size(); ++i) r.part_sizes.push_back(ps[i].unsigned_integer());
+  }
+  if (j.has("phases_ms")) {
+    const JsonAt ph = j["phases_ms"];
+    for (std::size_t i = 0; i < ph.size(); ++i) r.phases_ms.emplace_back(ph[i]["phase"].string(), ph[i]["ms"].non_negative());
+  }
+  if (j.has("exchange_gb_per_s")) r.exchange_gb_per_s = j["exchange_gb_per_s"].non_negative();
+  if (j.has("link_alltoall_gb_per_s")) r.link_alltoall_gb_per_s = j["link_alltoall_gb_per_s"].non_negative();
+  if (j.has("scaling")) {  // recomputed by compute_speedups; read so a merge keeps it
+    const JsonAt c = j["scaling"];
+    r.has_scaling = true;
+    r.scaling = {c["one_gpu_baseline"].string(), c["one_gpu_ms"].non_negative(), c["speedup"].non_negative(),
+                 c["efficiency"].non_negative(), c["ideal_baseline"].string(), std::size_t(c["ideal_n"].unsigned_integer()),
+                 c["ideal_ms"].non_negative(), c["fraction_of_ideal"].non_negative()};
+  }
   if (r.status == Status::ok) {
     r.time_ms = stats_from_json(j["time_ms"]);
     r.stop_reason = j["stop_reason"].string();
@@ -218,9 +264,9 @@ Report report_from_json(const json& doc, const std::string& where) {
     r.results.push_back(result_from_json(results.value()[i], where, at));
     const PointResult& p = r.results.back();
     if (p.variant.empty()) throw ConfigError(where + ": " + at + ".variant: expected a variant label, got \"\"");
-    const auto [it, fresh] = first_of.emplace(p.variant + "|" + p.workload_key(), i);
+    const auto [it, fresh] = first_of.emplace(p.variant + "|" + p.workload_key() + p.placement_key(), i);
     if (!fresh)
-      throw ConfigError(where + ": " + at + ": " + p.variant + " on " + p.workload_key() + " again (also $.results[" +
+      throw ConfigError(where + ": " + at + ": " + p.variant + " on " + p.workload_key() + p.placement_key() + " again (also $.results[" +
                         std::to_string(it->second) + "]); expected each variant and workload once");
   }
   return r;
@@ -269,6 +315,40 @@ void compute_speedups(std::vector<PointResult>& results, const std::vector<std::
         auto [slot, fresh] = r.vs.try_emplace(group, BaselineRatio{b.label, b.median / r.time_ms.median});
         if (!fresh && b.median / r.time_ms.median < slot->second.speedup) slot->second = {b.label, b.median / r.time_ms.median};
       }
+    }
+  }
+  // Points across g GPUs: against the fastest baseline sorting all n keys on
+  // one GPU, and the fastest sorting one GPU's share alone (ceil(n/g) keys)
+  // where the sweep measured that size.
+  auto fastest = [&](const std::string& workload) -> const Base* {
+    const auto it = base.find(workload);
+    if (it == base.end()) return nullptr;
+    const Base* best = nullptr;
+    for (const auto& b : it->second)
+      if (!best || b.median < best->median) best = &b;
+    return best;
+  };
+  for (auto& r : results) {
+    r.has_scaling = false;
+    r.scaling = {};
+    if (r.status != Status::ok || r.time_ms.median <= 0 || r.gpus.size() < 2) continue;
+    const double g = double(r.gpus.size());
+    Scaling& c = r.scaling;
+    if (const Base* one = fastest(r.workload_key())) {
+      c.one_gpu_baseline = one->label;
+      c.one_gpu_ms = one->median;
+      c.speedup = one->median / r.time_ms.median;
+      c.efficiency = c.speedup / g;
+      r.has_scaling = true;
+    }
+    PointResult share = r;
+    share.n = (r.n + r.gpus.size() - 1) / r.gpus.size();
+    if (const Base* ideal = fastest(share.workload_key())) {
+      c.ideal_baseline = ideal->label;
+      c.ideal_n = share.n;
+      c.ideal_ms = ideal->median;
+      c.fraction_of_ideal = ideal->median / r.time_ms.median;
+      r.has_scaling = true;
     }
   }
 }

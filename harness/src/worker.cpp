@@ -25,8 +25,10 @@ namespace sortbench::worker {
 using nlohmann::json;
 
 json workload_json(const Workload& w) {
-  return {{"key", to_string(w.key)}, {"value", to_string(w.value)}, {"order", to_string(w.order)},
-          {"n", w.n},                {"distribution", w.dist.name()}, {"seed", w.seed}};
+  json j = {{"key", to_string(w.key)}, {"value", to_string(w.value)}, {"order", to_string(w.order)},
+            {"n", w.n},                {"distribution", w.dist.name()}, {"seed", w.seed}};
+  if (!w.devices.empty()) j["gpus"] = w.devices;
+  return j;
 }
 
 Workload workload_from_json(const json& j) {
@@ -44,6 +46,7 @@ Workload workload_from_json(const json& j) {
   if (!d) throw std::runtime_error("worker: bad distribution: " + why);
   w.dist = *d;
   w.seed = j.at("seed").get<std::uint64_t>();
+  if (j.contains("gpus")) w.devices = j.at("gpus").get<std::vector<int>>();
   return w;
 }
 

@@ -222,3 +222,49 @@ TEST(Config, BestSelectorsAndBaselineGlobs) {
                 .find("b.json: $.variants[0]: 'best:' needs a family name or glob"),
             std::string::npos);
 }
+
+// Issue 16: the GPUs a point spans, from a config (per sweep or for all) or --gpus.
+TEST(Config, GpusPerSweep) {
+  const SweepConfig c = parse_config(R"({"sizes": ["2^20"], "distributions": ["uniform"], "gpus": [0, 1],
+    "sweeps": [{}, {"gpus": [2, 3, 1]}, {"keys": ["u64"]}]})", "g.json");
+  ASSERT_EQ(c.sweeps.size(), 3u);
+  EXPECT_EQ(c.sweeps[0].gpus, (std::vector<int>{0, 1}));
+  EXPECT_EQ(c.sweeps[1].gpus, (std::vector<int>{2, 3, 1}));
+  const auto ws = expand_workloads(c);
+  ASSERT_EQ(ws.size(), 3u);  // the same workload on two device sets is two workloads
+  EXPECT_EQ(ws[1].devices, (std::vector<int>{2, 3, 1}));
+  EXPECT_EQ(ws[1].problem().gpus, 3);
+  EXPECT_EQ(ws[2].problem().gpus, 2);
+  EXPECT_EQ(config_to_json(c)["sweeps"][1]["gpus"], nlohmann::json({2, 3, 1}));
+  EXPECT_EQ(parse_config_json(config_to_json(c), "again").sweeps[1].gpus, c.sweeps[1].gpus);
+  // No gpus: the current GPU, one per point.
+  const SweepConfig plain = parse_config(R"({"sizes": [8], "distributions": ["uniform"]})", "p.json");
+  EXPECT_EQ(expand_workloads(plain)[0].problem().gpus, 1);
+  EXPECT_EQ(parse_gpu_list("0,3", "--gpus"), (std::vector<int>{0, 3}));
+}
+
+TEST(Config, GpusErrorsNameTheFieldAndWhatWasExpected) {
+  auto message = [](const std::string& doc) {
+    try {
+      parse_config(doc, "g.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(R"({"sizes": [8], "distributions": ["uniform"], "gpus": []})").find("g.json: $.gpus: expected a non-empty array"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"sizes": [8], "distributions": ["uniform"], "gpus": [0, -1]})").find("$.gpus[1]: expected a GPU ordinal"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"sizes": [8], "distributions": ["uniform"], "sweeps": [{"gpus": [1, 1]}]})").find("$.sweeps[0].gpus[1]: GPU 1 is named twice"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"sizes": [8], "distributions": ["uniform"], "gpus": "0,1"})").find("$.gpus"), std::string::npos);
+  for (const char* bad : {"0,x", "0,,1", "5000", "1,1", "-1"}) {
+    try {
+      parse_gpu_list(bad, "--gpus");
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("--gpus: ", 0), 0u) << e.what();
+    }
+  }
+}

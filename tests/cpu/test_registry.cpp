@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sortbench/traffic.hpp"
+#include "sortbench/distributed.hpp"
 #include "sortbench/variant.hpp"
 
 using namespace sortbench;
@@ -99,6 +100,25 @@ TEST(Registry, SkipReasons) {
   EXPECT_EQ(plain.skip_reason({KeyType::f64, ValueType::u32, Order::ascending, 10}), "");
   v.unsupported = [](const Problem& p) { return p.n == 7 ? std::string("seven") : std::string(); };
   EXPECT_EQ(v.skip_reason({KeyType::u32, ValueType::none, Order::ascending, 7}), "seven");
+}
+
+// Issue 16: a variant across GPUs runs only on points that span enough of
+// them, and a single-GPU variant only on points of one.
+TEST(Registry, GpusOfAPoint) {
+  VariantInfo d = fake("t_gpus.d", "t_gpus");
+  d.make = nullptr;
+  d.min_gpus = 2;
+  Problem p{KeyType::u32, ValueType::none, Order::ascending, 10};
+  EXPECT_NE(d.skip_reason(p).find("needs at least 2, the point names 1"), std::string::npos) << d.skip_reason(p);
+  p.gpus = 2;
+  EXPECT_EQ(d.skip_reason(p), "");
+  const VariantInfo one = fake("t_gpus.one", "t_gpus");
+  EXPECT_NE(one.skip_reason(p).find("sorts on one GPU"), std::string::npos);
+  // A distributed variant is made by make_distributed; without it, registration fails.
+  EXPECT_THROW(Registry::instance().add(d), std::logic_error);
+  d.make_distributed = [](const Problem&) -> std::unique_ptr<DistributedInstance> { return nullptr; };
+  EXPECT_NO_THROW(Registry::instance().add(d));
+  Registry::instance().remove(d.label);
 }
 
 TEST(Registry, ParamLabel) {

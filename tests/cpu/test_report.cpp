@@ -221,3 +221,64 @@ TEST(Report, ReadingNamesTheFileThePathAndWhatWasExpected) {
   EXPECT_EQ(error([](json& j) { j["results"][0]["vs"]["cub"] = {{"baseline", "cub.x"}, {"speedup", -1}}; }),
             "r.json: $.results[0].vs.cub.speedup: expected a number of at least 0, got -1");
 }
+
+// Issue 16: a point across g GPUs against the fastest library call sorting
+// all n keys on one GPU (speedup, efficiency = speedup / g) and against the
+// fastest call sorting one GPU's share alone (the ideal: no exchange).
+TEST(Report, ScalingAgainstOneGpuAndTheIdealShare) {
+  PointResult two = ok_point("distributed.sample_sort.s1024", 3.0, 4096);
+  two.gpus = {0, 1};
+  two.part_sizes = {2050, 2046};
+  std::vector<PointResult> rs = {ok_point("cub.radix_sort.off32", 4.5, 4096), ok_point("cub.radix_sort.off64", 4.0, 4096),
+                                 ok_point("cub.radix_sort.off32", 2.4, 2048), ok_point("cub.radix_sort.off64", 2.5, 2048),
+                                 two};
+  rs[0].gpus = rs[1].gpus = rs[2].gpus = rs[3].gpus = {0};
+  compute_speedups(rs, {"cub.*"});
+  const PointResult& d = rs[4];
+  ASSERT_TRUE(d.has_scaling);
+  EXPECT_EQ(d.scaling.one_gpu_baseline, "cub.radix_sort.off64");
+  EXPECT_DOUBLE_EQ(d.scaling.one_gpu_ms, 4.0);
+  EXPECT_DOUBLE_EQ(d.scaling.speedup, 4.0 / 3.0);
+  EXPECT_DOUBLE_EQ(d.scaling.efficiency, 4.0 / 3.0 / 2.0);
+  EXPECT_EQ(d.scaling.ideal_baseline, "cub.radix_sort.off32");
+  EXPECT_EQ(d.scaling.ideal_n, 2048u);
+  EXPECT_DOUBLE_EQ(d.scaling.fraction_of_ideal, 2.4 / 3.0);
+  EXPECT_DOUBLE_EQ(d.vs.at("cub").speedup, 4.0 / 3.0);  // the one-GPU ratio is the usual one
+  EXPECT_FALSE(rs[1].has_scaling);                       // one-GPU points have none
+  // Without the share size in the sweep there is no ideal, only the one-GPU ratio.
+  rs.erase(rs.begin() + 2, rs.begin() + 4);
+  compute_speedups(rs, {"cub.*"});
+  EXPECT_TRUE(rs[2].has_scaling);
+  EXPECT_TRUE(rs[2].scaling.ideal_baseline.empty());
+  EXPECT_EQ(rs[2].scaling.fraction_of_ideal, 0);
+}
+
+TEST(Report, DistributedFieldsRoundTripAndTellPlacementsApart) {
+  Report rep;
+  PointResult one = ok_point("distributed.sample_sort.s1024", 3.0);
+  one.gpus = {0, 1};
+  one.part_sizes = {500, 524};
+  one.phases_ms = {{"local_sort", 1.5}, {"exchange", 1.0}};
+  one.exchange_gb_per_s = 350;
+  one.link_alltoall_gb_per_s = 400;
+  PointResult other = one;
+  other.gpus = {2, 3};
+  rep.results = {one, other, ok_point("cub.radix_sort.off64", 6.0)};
+  rep.results[2].gpus = {0};
+  compute_speedups(rep.results, {"cub.*"});
+  const json j = report_to_json(rep);
+  EXPECT_DOUBLE_EQ(j["results"][0]["exchange_fraction_of_link"].get<double>(), 350.0 / 400.0);
+  EXPECT_EQ(j["results"][0]["phases_ms"][1]["phase"], "exchange");
+  const Report back = report_from_json(j, "r.json");  // two placements of one variant and workload are two points
+  ASSERT_EQ(back.results.size(), 3u);
+  EXPECT_EQ(back.results[1].gpus, (std::vector<int>{2, 3}));
+  EXPECT_EQ(back.results[0].part_sizes, (std::vector<std::size_t>{500, 524}));
+  ASSERT_EQ(back.results[0].phases_ms.size(), 2u);
+  EXPECT_EQ(back.results[0].phases_ms[0].first, "local_sort");
+  EXPECT_TRUE(back.results[0].has_scaling);
+  EXPECT_DOUBLE_EQ(back.results[0].scaling.speedup, 2.0);
+  EXPECT_EQ(back.results[2].placement_key(), "");
+  // The same placement twice is refused, naming both.
+  rep.results[1].gpus = {0, 1};
+  EXPECT_THROW(report_from_json(report_to_json(rep), "r.json"), ConfigError);
+}

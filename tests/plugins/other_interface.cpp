@@ -1,12 +1,12 @@
 // Stands in for a plugin built against a later sortbench: its registrations
 // go through the next interface's entry point, which this binary lacks.
 #include "host_sort.hpp"
-extern "C" void sortbench_register_variant_v2(sortbench::VariantInfo* v);
+extern "C" void sortbench_register_variant_v3(sortbench::VariantInfo* v);
 namespace {
-struct RegisterV2 {
-  RegisterV2() {
-    auto v = plugin_test::host_sort_info("pluginv2.host_sort");
-    sortbench_register_variant_v2(&v);
+struct RegisterV3 {
+  RegisterV3() {
+    auto v = plugin_test::host_sort_info("pluginv3.host_sort");
+    sortbench_register_variant_v3(&v);
   }
-} register_v2;
+} register_v3;
 }  // namespace

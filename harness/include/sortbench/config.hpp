@@ -28,7 +28,14 @@ struct SweepAxes {
   std::vector<Order> orders{Order::ascending};
   std::vector<std::size_t> sizes;
   std::vector<Distribution> distributions;
+  // CUDA ordinals of the GPUs each point spans ("gpus": [0, 1], --gpus 0,1):
+  // distributed variants sort across them, single-GPU variants run on the
+  // first with all n keys. Empty: the current GPU alone.
+  std::vector<int> gpus;
 };
+
+// "0,1" -> {0, 1}: distinct CUDA ordinals, each 0..1023; `where` prefixes errors.
+std::vector<int> parse_gpu_list(const std::string& spec, const std::string& where);
 
 struct SweepConfig {
   std::string name = "sweep";

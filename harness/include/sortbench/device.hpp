@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -38,7 +40,12 @@ struct Workload {
   std::size_t n = 0;
   Distribution dist;
   std::uint64_t seed = 1;
-  Problem problem() const { return {key, value, order, n}; }
+  // The GPUs (CUDA ordinals) of the point: empty for the current one. With
+  // several, distributed variants sort across them and single-GPU variants
+  // run on the first with all n keys (the one-GPU baseline).
+  std::vector<int> devices;
+  int gpus() const { return devices.size() > 1 ? int(devices.size()) : 1; }
+  Problem problem() const { return {key, value, order, n, gpus()}; }
 };
 
 // Why `dist` cannot produce keys of type `k` (empty if it can).
@@ -46,8 +53,11 @@ std::string distribution_skip_reason(const Distribution& d, KeyType k);
 // Fills d_keys[0..n) on the GPU (files are read on the host and copied).
 // Throws std::runtime_error for unreadable or short files, CudaError for CUDA errors.
 void generate_keys(const Workload& w, void* d_keys, cudaStream_t s);
-// d_values[i] = i, as u32 or u64 values (nothing for ValueType::none).
-void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s);
+// The keys of global indices [first, first + count) of the workload's w.n
+// (a shard of a distributed point): the same keys generate_keys puts there.
+void generate_key_range(const Workload& w, std::size_t first, std::size_t count, void* d_keys, cudaStream_t s);
+// d_values[i] = first + i, as u32 or u64 values (nothing for ValueType::none).
+void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s, std::size_t first = 0);
 
 // Checks d_out (and d_out_values, the original indices as p.value, for pairs) against
 // the pristine input: sorted in the requested order, a permutation of the
@@ -55,7 +65,8 @@ void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t 
 Validation validate_sort(const Problem& p, const void* d_pristine_keys, const void* d_out_keys,
                          const void* d_out_values, bool check_stable, cudaStream_t s);
 
-// Measures every variant on prepared workloads with NVBench's method.
+// Measures every variant on prepared workloads with NVBench's method, on the
+// GPU that was current when it was made (info.ordinal).
 class Runner {
  public:
   Runner(const MeasureSettings& m, const DeviceInfo& info);
@@ -70,11 +81,113 @@ class Runner {
   PointResult measure(const VariantInfo& v);
   // Set when a fault left the CUDA context unusable: later points are skipped.
   const std::string& context_lost() const { return lost_; }
+  // Frees the prepared workload's buffers (another runner needs the memory).
+  void release();
 
  private:
   struct State;
   std::unique_ptr<State> st_;
   std::string lost_;
+};
+
+// The link between the GPUs of a device set, as measured by the harness:
+// `nvidia-smi topo -m`, and timed transfers of `bytes` per GPU (NCCL
+// all-to-all among all of them, and a peer copy from the first to the second).
+struct LinkMeasurement {
+  std::vector<int> devices;
+  std::string topology;       // nvidia-smi topo -m, as printed; empty if it could not run
+  std::string error;          // why a measurement is missing
+  std::size_t bytes = 0;      // per GPU
+  bool peer_access = false;   // cudaDeviceCanAccessPeer(first, second)
+  // All-to-all: each GPU sends bytes*(g-1)/g and receives as much; GB/s is
+  // the bytes each GPU sends to others over the median time.
+  double alltoall_ms = 0, alltoall_gb_per_s = 0;
+  double alltoall_unaligned_gb_per_s = 0;  // buffers 4 bytes past 256-byte boundaries
+  double peer_copy_ms = 0, peer_copy_gb_per_s = 0;  // first -> second, `bytes`
+  double bidir_peer_copy_gb_per_s = 0;              // both directions at once, per direction
+};
+
+// Measures distributed variants on a device set, in this process (one NCCL
+// communicator per GPU, ncclCommInitAll). Timing (README "Measurement across
+// GPUs"): every shard restored and every L2 flushed before a sample, all
+// untimed; the sample runs from an event on the first GPU that every other
+// GPU's stream waits on, to an event on the first GPU recorded after it has
+// waited for every other GPU's last work.
+class DistributedRunner {
+ public:
+  DistributedRunner(const MeasureSettings& m, std::vector<int> devices);
+  // One rank of `world`, one process per GPU (a launcher's tasks): this
+  // process drives `device` as `rank`; rank 0 writes NCCL's unique id to
+  // id_file (on a file system every rank sees) and the others read it
+  // (ncclCommInitRank). Every rank calls prepare, measure and measure_link
+  // in the same order; the results are the same on every rank.
+  DistributedRunner(const MeasureSettings& m, int device, int world, int rank, std::string id_file);
+  ~DistributedRunner();
+  DistributedRunner(const DistributedRunner&) = delete;
+  DistributedRunner& operator=(const DistributedRunner&) = delete;
+  // Why no point on this device set can run (too few GPUs, NCCL missing or
+  // failing): empty when it can.
+  const std::string& unavailable() const { return unavailable_; }
+  std::string prepare(const Workload& w);
+  PointResult measure(const VariantInfo& v);
+  void release();
+  LinkMeasurement measure_link(std::size_t bytes_per_gpu);
+  // The link as prepare() measured it at the workload's shard size.
+  const LinkMeasurement& prepared_link() const;
+  const std::string& context_lost() const { return lost_; }
+
+ private:
+  void init();
+  struct State;
+  std::unique_ptr<State> st_;
+  std::string unavailable_, lost_;
+};
+
+// Checks the parts of a distributed sort against its shards: each part
+// sorted, each part's first key ordered after the previous non-empty part's
+// last, the part sizes summing to n, the union a permutation of the input
+// (keys: multiset hashes summed over GPUs; pairs: hashes of (key, value) and
+// of the values, which are the global indices), and stability within and
+// across parts when check_stable. first_bad_index is a global position.
+struct DeviceSpan {
+  int device = 0;
+  const void* keys = nullptr;
+  const void* values = nullptr;
+  std::size_t n = 0;
+};
+Validation validate_distributed(const Problem& p, const std::vector<DeviceSpan>& pristine_shards,
+                                const std::vector<DeviceSpan>& parts, bool check_stable);
+// validate_distributed in two steps, for ranks in different processes: each
+// rank summarizes its shard and part on its GPU (a plain record, to be
+// gathered), and every summary in rank order makes the verdict.
+struct PartSummary {
+  unsigned long long in[4], out[4];  // multiset hashes of the shard and of the part (sums mod 2^64)
+  unsigned long long n;
+  unsigned long long first_unsorted, first_unstable;  // within the part; ULLONG_MAX when none
+  unsigned long long first_bits, first_value, last_bits, last_value;  // the part's ends (ordered key bits)
+};
+PartSummary summarize_part(const Problem& p, const DeviceSpan& shard, const DeviceSpan& part, bool check_stable);
+Validation combine_parts(const Problem& p, const std::vector<PartSummary>& parts, bool check_stable);
+
+// Every runner a sweep needs, made when first used: a Runner per GPU for the
+// single-GPU variants, a DistributedRunner per device set. A workload is
+// prepared on the runner that measures it when its first point comes.
+class Measurer {
+ public:
+  explicit Measurer(const MeasureSettings& m);
+  ~Measurer();
+  PointResult measure(const VariantInfo& v, const Workload& w);
+  // Facts of a GPU (the copy bandwidth measured once).
+  const DeviceInfo& device(int ordinal);
+  // Every link measurement made so far (one per multi-GPU workload prepared).
+  const std::vector<LinkMeasurement>& links() const;
+  // Frees the prepared workload's buffers on every GPU.
+  void release();
+  std::string context_lost() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> st_;
 };
 
 }  // namespace sortbench

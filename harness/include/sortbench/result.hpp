@@ -47,6 +47,20 @@ struct BaselineRatio {
   double speedup = 0;    // its median / this median
 };
 
+// A point that ran on several GPUs against the library on one (issue 16):
+// the fastest baseline of the same workload on one GPU, and the fastest
+// baseline sorting one GPU's share (n/g keys) alone, when the sweep measured it.
+struct Scaling {
+  std::string one_gpu_baseline;
+  double one_gpu_ms = 0;
+  double speedup = 0;     // one_gpu_ms / this median
+  double efficiency = 0;  // speedup / gpus
+  std::string ideal_baseline;
+  std::size_t ideal_n = 0;
+  double ideal_ms = 0;           // each GPU sorting its n/g keys alone, with no exchange
+  double fraction_of_ideal = 0;  // ideal_ms / this median
+};
+
 enum class Status { ok, failed, skipped };
 std::string to_string(Status s);
 Status parse_status(const std::string& s);
@@ -83,8 +97,26 @@ struct PointResult {
   // "Baselines"): a library ("cub", "thrust") and a library call
   // ("cub.radix_sort", "cub.merge_sort", ...), each over its measured forms.
   std::map<std::string, BaselineRatio> vs;
+  // Where it ran: the CUDA ordinals of its GPUs (one for single-GPU variants;
+  // empty in reports written before issue 16).
+  std::vector<int> gpus;
+  // Distributed points: keys in each rank's part of the output (load balance),
+  // the median time of each phase over a few untimed runs, and the scaling
+  // against one GPU (compute_speedups).
+  std::vector<std::size_t> part_sizes;
+  std::vector<std::pair<std::string, double>> phases_ms;
+  bool has_scaling = false;
+  Scaling scaling;
+  // The exchange against the link: the bytes the busiest GPU sent to others
+  // over its exchange phase's median time, and the harness's NCCL all-to-all
+  // of this point's shard size on the same GPUs (LinkMeasurement).
+  double exchange_gb_per_s = 0;
+  double link_alltoall_gb_per_s = 0;
 
   std::string workload_key() const;  // key|value|order|n|distribution|seed
+  // "|gpus:0,1" for a point across GPUs, empty for one GPU: with the variant
+  // and workload_key, what tells two results of a report apart.
+  std::string placement_key() const;
 };
 
 }  // namespace sortbench

@@ -25,6 +25,7 @@ struct Problem {
   ValueType value = ValueType::none;
   Order order = Order::ascending;
   std::size_t n = 0;
+  int gpus = 1;  // GPUs the point spans (distributed variants: sortbench/distributed.hpp)
 };
 
 // Buffers of one point. Device pointers for device variants, host pointers
@@ -80,6 +81,8 @@ class Instance {
   virtual std::vector<KernelLaunch> kernels() const { return {}; }
 };
 
+class DistributedInstance;  // sortbench/distributed.hpp
+
 // The library sort every result can be checked against: it takes every key
 // type, value type, order and size (validation, the GPU tests, and
 // sortbench::sort where no tuning applies).
@@ -118,6 +121,11 @@ struct VariantInfo {
   // Empty if the variant can run the problem, otherwise why it cannot.
   std::function<std::string(const Problem&)> unsupported;
   std::function<std::unique_ptr<Instance>(const Problem&)> make;
+  // A variant that sorts across GPUs (min_gpus > 1) is made by make_distributed
+  // instead of make, and runs only on problems whose `gpus` it takes.
+  int min_gpus = 1;
+  std::function<std::unique_ptr<DistributedInstance>(const Problem&)> make_distributed;
+  bool distributed() const { return min_gpus > 1; }
   // Set by the plugin loader, never by the variant: the plugin file that
   // registered it (absolute path); empty for the binary's own variants.
   std::string plugin;
@@ -195,12 +203,12 @@ std::string param_label(const Params& p);
 // version: a plugin built against another version of this header names a
 // function this binary does not have, and the loader says so instead of
 // reading a VariantInfo laid out differently.
-#define SORTBENCH_PLUGIN_INTERFACE 1
-extern "C" void sortbench_register_variant_v1(sortbench::VariantInfo* v);
+#define SORTBENCH_PLUGIN_INTERFACE 2
+extern "C" void sortbench_register_variant_v2(sortbench::VariantInfo* v);
 
 namespace sortbench::detail {
 struct Registrar {
-  explicit Registrar(VariantInfo v) { sortbench_register_variant_v1(&v); }
+  explicit Registrar(VariantInfo v) { sortbench_register_variant_v2(&v); }
 };
 }  // namespace sortbench::detail
 

@@ -57,6 +57,7 @@ double number_flag(const boost::program_options::variables_map& vm, const char* 
 nlohmann::json params_json(const Params& ps);
 nlohmann::json variant_json(const VariantInfo& v);
 nlohmann::json device_json(const DeviceInfo& d);
+nlohmann::json link_json(const LinkMeasurement& l);
 nlohmann::json build_json();
 // Every plugin loaded (sortbench/plugin.hpp), for a report's context.
 nlohmann::json plugins_json();

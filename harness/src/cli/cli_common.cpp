@@ -53,6 +53,21 @@ json variant_json(const VariantInfo& v) {
   return j;
 }
 
+json link_json(const LinkMeasurement& l) {
+  json j = {{"gpus", l.devices},
+            {"bytes_per_gpu", l.bytes},
+            {"peer_access", l.peer_access},
+            {"alltoall_ms", l.alltoall_ms},
+            {"alltoall_gb_per_s", l.alltoall_gb_per_s},
+            {"alltoall_unaligned_gb_per_s", l.alltoall_unaligned_gb_per_s},
+            {"peer_copy_ms", l.peer_copy_ms},
+            {"peer_copy_gb_per_s", l.peer_copy_gb_per_s},
+            {"bidirectional_peer_copy_gb_per_s", l.bidir_peer_copy_gb_per_s},
+            {"topology", l.topology}};
+  if (!l.error.empty()) j["error"] = l.error;
+  return j;
+}
+
 json device_json(const DeviceInfo& d) {
   return {{"ordinal", d.ordinal},
           {"name", d.name},
@@ -227,10 +242,10 @@ void require_gpu() {
 int serve_device_worker(const nlohmann::json& measure) {
   std::FILE* out = worker::take_stdout_for_protocol();
   require_gpu();
-  const DeviceInfo dev = query_device(true);
-  Runner runner(worker::measure_from_json(measure), dev);
-  std::string prepared;
-  return worker::serve(std::cin, out, device_json(dev), [&](const std::string& label, const Workload& w) {
+  Measurer measurer(worker::measure_from_json(measure));
+  int current = 0;
+  cuda_check(cudaGetDevice(&current), "cudaGetDevice");
+  return worker::serve(std::cin, out, device_json(measurer.device(current)), [&](const std::string& label, const Workload& w) {
     worker::Reply reply;
     const VariantInfo* v = Registry::instance().find(label);
     if (!v) {
@@ -239,13 +254,8 @@ int serve_device_worker(const nlohmann::json& measure) {
       reply.result.reason = "not registered in this build";
       return reply;
     }
-    const std::string wkey = worker::workload_json(w).dump();
-    if (wkey != prepared) {
-      runner.prepare(w);  // a workload-wide skip reason comes back from measure()
-      prepared = wkey;
-    }
-    reply.result = runner.measure(*v);
-    reply.context_lost = !runner.context_lost().empty();
+    reply.result = measurer.measure(*v, w);  // a workload-wide skip reason comes back as the result
+    reply.context_lost = !measurer.context_lost().empty();
     return reply;
   });
 }
@@ -272,6 +282,7 @@ void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {
   if (vm.count("budget")) c.measure.budget_s = number_flag(vm, "budget", 0, 3600, true);
   for (auto& s : c.sweeps) {
     if (vm.count("n")) s.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
+    if (vm.count("gpus")) s.gpus = parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus");
     if (vm.count("key")) {
       s.keys.clear();
       for (const auto& k : list("key")) {

@@ -1,12 +1,14 @@
 // sortbench run: a validated, timed sweep written as a JSON report. With
 // --isolate every point is measured in a worker process (sortbench run
 // --worker, sortbench/worker.hpp), so a faulting kernel costs that point only.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <memory>
 #include <iomanip>
+#include <set>
 #include <iostream>
 #include <sstream>
 
@@ -25,6 +27,48 @@ using nlohmann::json;
 namespace sortbench::cli {
 namespace {
 
+// --processes: this command again, once per GPU, as ranks of one NCCL
+// communicator (--world/--rank/--device), the unique id passed through a file
+// in a private temporary folder; rank 0 writes the report. All GPUs stay
+// visible to every rank (NCCL's peer-to-peer path between processes needs them).
+int spawn_ranks(const std::vector<std::string>& args, const std::vector<int>& gpus) {
+  char dir[] = "/tmp/sortbench-ranks-XXXXXX";
+  if (!::mkdtemp(dir)) throw std::runtime_error("--processes: cannot make a temporary folder for the NCCL id");
+  const std::string id_file = std::string(dir) + "/nccl-id";
+  const int world = int(gpus.size());
+  std::vector<pid_t> pids;
+  for (int r = 0; r < world; ++r) {
+    std::vector<std::string> a = {"sortbench", "run"};
+    for (const auto& x : args)
+      if (x != "--processes") a.push_back(x);
+    for (const std::string& x : {std::string("--world"), std::to_string(world), std::string("--rank"), std::to_string(r),
+                                 std::string("--device"), std::to_string(gpus[std::size_t(r)]), std::string("--nccl-id-file"),
+                                 id_file})
+      a.push_back(x);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error("--processes: cannot start rank " + std::to_string(r));
+    if (pid == 0) {
+      std::vector<char*> argv;
+      for (auto& x : a) argv.push_back(x.data());
+      argv.push_back(nullptr);
+      ::execv("/proc/self/exe", argv.data());
+      ::_exit(127);
+    }
+    pids.push_back(pid);
+  }
+  int worst = 0;
+  for (int r = 0; r < world; ++r) {
+    int status = 0;
+    ::waitpid(pids[std::size_t(r)], &status, 0);
+    const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    if (rc && r) std::cerr << "sortbench: rank " << r << " on GPU " << gpus[std::size_t(r)] << " " << worker::exit_text(status) << "\n";
+    if (r == 0 || rc > 1) worst = std::max(worst, rc);
+  }
+  std::remove(id_file.c_str());
+  ::rmdir(dir);
+  return worst;
+}
+
 int cmd_run(const std::vector<std::string>& args, const std::string& command_line) {
   po::options_description desc(
       "sortbench run: a validated, timed sweep written as a JSON report\n"
@@ -35,14 +79,23 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "dist", po::value<std::string>(), "distributions, e.g. uniform,entropy:0.544,sorted")(
       "key", po::value<std::string>(), "key types: u8,i8,u16,i16,f16,bf16,u32,i32,f32,u64,i64,f64")(
       "values", po::value<std::string>(), "value types: none,u32,u64 (the value is the key's original index)")(
-      "order", po::value<std::string>(), "ascending,descending")("seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")(
+      "order", po::value<std::string>(), "ascending,descending")(
+      "gpus", po::value<std::string>(), "CUDA ordinals each point spans, e.g. 0,1: distributed variants sort across them, "
+                                        "single-GPU variants run on the first with all n keys")("seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")(
       "out", po::value<std::string>(), "report path (default results/<gpu-model>/<config name>.json)")(
       "hot", "do not flush L2 before samples")("budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
       "isolate", "measure each point in a worker process: a point that faults (illegal address, trap, launch "
                  "failure) or kills its worker is recorded as failed with the error, and the sweep goes on in a "
                  "fresh worker")(
       "point-timeout", po::value<std::string>(), "with --isolate: seconds before a point that does not finish is failed (default 300)")(
-      "dry-run", "print the points and exit");
+      "dry-run", "print the points and exit")(
+      "processes", "with --gpus: one process per GPU (this command started once per GPU as --world/--rank) instead of "
+                   "one process driving them all")(
+      "world", po::value<std::string>(), "one process per GPU under a launcher (srun, mpirun): the number of ranks")(
+      "rank", po::value<std::string>(), "with --world: this process's rank, 0..world-1 (rank 0 writes the report)")(
+      "device", po::value<std::string>(), "with --world: this rank's CUDA ordinal (default 0)")(
+      "nccl-id-file", po::value<std::string>(), "with --world: where rank 0 writes NCCL's unique id for the others "
+                                                "(a path every rank sees)");
   // --worker: the worker process of --isolate; --fake-evaluator, --fake-crash: tests without a GPU.
   po::options_description hidden;
   hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
@@ -57,6 +110,23 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     return 0;
   }
   load_plugins_of(vm);
+  // One process per GPU: --processes starts this command once per GPU of --gpus with --world/--rank.
+  if (vm.count("processes")) {
+    if (!vm.count("gpus")) throw ConfigError("--processes: needs --gpus (the GPUs to start one process each for)");
+    if (vm.count("world") || vm.count("isolate")) throw ConfigError("--processes: not with --world or --isolate");
+    return spawn_ranks(args, parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus"));
+  }
+  int world = 0, rank = 0, rank_device = 0;
+  std::string id_file;
+  if (vm.count("world") || vm.count("rank") || vm.count("nccl-id-file") || vm.count("device")) {
+    if (!vm.count("world") || !vm.count("rank") || !vm.count("nccl-id-file"))
+      throw ConfigError("--world, --rank and --nccl-id-file: one process per GPU needs all three");
+    if (vm.count("isolate")) throw ConfigError("--world: not with --isolate");
+    world = int(count_flag(vm, "world", 2, 1024));
+    rank = int(count_flag(vm, "rank", 0, std::uint64_t(world - 1)));
+    if (vm.count("device")) rank_device = int(count_flag(vm, "device", 0, 1023));
+    id_file = vm["nccl-id-file"].as<std::string>();
+  }
   const bool fake = vm.count("fake-evaluator") > 0;
   const std::string crash_glob = vm.count("fake-crash") ? vm["fake-crash"].as<std::string>() : "";
   if (vm.count("worker")) {
@@ -89,7 +159,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
               << " listed by more than one sweep; each is measured once\n";
   apply_sweep_axes(cfg, vm);
   if (vm.count("variants") || vm.count("n") || vm.count("dist") || vm.count("key") || vm.count("values") ||
-      vm.count("order"))
+      vm.count("order") || vm.count("gpus"))
     cfg.source += " with command-line axes";
   // A label that names a point of a declared family space that the binary
   // lacks is built on demand once the GPU is known; a placeholder holds it.
@@ -136,11 +206,21 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     best_path = sortbench::detail::best_json_path("", model);
     best_doc = tune::read_best_json(best_path, model);
   };
+  // A single-GPU variant runs once per workload and GPU, however many
+  // device sets start with that GPU (it sorts all n keys on the first).
   auto variants_for = [&](const Workload& w) {
     std::vector<const VariantInfo*> vs = matched;
     if (!best_families.empty())
       for (const VariantInfo* v : tune::resolve_best_selectors(best_families, w, best_doc, reg))
         if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
+    if (w.devices.size() > 1) {
+      for (const auto& other : workloads) {
+        if (&other == &w) break;
+        if (other.key == w.key && other.value == w.value && other.order == w.order && other.n == w.n &&
+            other.dist.name() == w.dist.name() && !other.devices.empty() && other.devices.front() == w.devices.front())
+          vs.erase(std::remove_if(vs.begin(), vs.end(), [](const VariantInfo* v) { return !v->distributed(); }), vs.end());
+      }
+    }
     return vs;
   };
   if (vm.count("dry-run")) {
@@ -180,7 +260,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
 
   // The measuring: in this process, or point by point in a worker process (--isolate).
   json device;
-  std::unique_ptr<Runner> runner;
+  std::unique_ptr<Measurer> runner;
   std::unique_ptr<worker::Process> proc;
   if (isolate) {
     std::vector<std::string> wargs = {"sortbench", "run", "--worker", "--measure", worker::measure_json(cfg.measure).dump()};
@@ -194,10 +274,39 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     device = proc->device();
   } else {
     require_gpu();
-    const DeviceInfo dev = query_device(true);
-    device = device_json(dev);
-    runner = std::make_unique<Runner>(cfg.measure, dev);
+    runner = std::make_unique<Measurer>(cfg.measure);
+    int first = 0;
+    cuda_check(cudaGetDevice(&first), "cudaGetDevice");
+    if (!workloads.empty() && !workloads.front().devices.empty()) first = workloads.front().devices.front();
+    if (world) first = rank_device;
+    device = device_json(runner->device(first));
   }
+  // One process per GPU: this rank's share of every distributed point; rank 0
+  // also measures the single-GPU variants on its GPU and writes the report.
+  std::unique_ptr<DistributedRunner> ranked;
+  std::string ranked_prepared;
+  std::vector<LinkMeasurement> rank_links;
+  if (world) ranked = std::make_unique<DistributedRunner>(cfg.measure, rank_device, world, rank, id_file);
+  auto measure_point = [&](const VariantInfo& v, const Workload& w) {
+    if (!ranked) return runner ? runner->measure(v, w) : proc->evaluate(v.label, w);
+    if (!v.distributed()) {
+      // Every rank forgets its shard here, so all prepare the next distributed point together.
+      ranked->release();
+      ranked_prepared.clear();
+      if (rank != 0) return PointResult{};
+      Workload one = w;
+      one.devices = {rank_device};
+      return runner->measure(v, one);
+    }
+    const std::string id = worker::workload_json(w).dump();
+    if (id != ranked_prepared) {
+      runner->release();
+      ranked->prepare(w);
+      ranked_prepared = id;
+      if (!ranked->prepared_link().devices.empty()) rank_links.push_back(ranked->prepared_link());
+    }
+    return ranked->measure(v);
+  };
   const std::string device_name = device.value("name", "unknown GPU");
   if (!best_families.empty()) load_best(device.value("model", device_model_slug(device_name)));
   std::size_t total = 0;
@@ -221,17 +330,42 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     report.context["best_json"] = best_doc.is_null() ? json(nullptr) : json({{"path", best_path},
                                                                                {"provenance", best_doc.value("provenance", json())}});
 
-  const bool tty = isatty(STDERR_FILENO);
-  std::cerr << "sortbench: " << device_name << ", copy " << std::fixed << std::setprecision(0)
-            << device.value("copy_gb_per_s", 0.0) << " GB/s; " << workloads.size() << " workloads, " << total
-            << " points" << (isolate ? ", each in a worker process" : "") << " -> " << out
-            << "\n";
+  const bool writer = rank == 0;  // one process per GPU: rank 0 alone prints and writes the report
+  const bool tty = writer && isatty(STDERR_FILENO);
+  if (world) report.context["processes"] = {{"world", world}, {"nccl_id_file", id_file}};
+  if (writer)
+    std::cerr << "sortbench: " << device_name << ", copy " << std::fixed << std::setprecision(0)
+              << device.value("copy_gb_per_s", 0.0) << " GB/s; " << workloads.size() << " workloads, " << total
+              << " points" << (isolate ? ", each in a worker process" : "")
+              << (world ? ", " + std::to_string(world) + " processes (one per GPU)" : std::string()) << " -> " << out
+              << "\n";
   std::size_t done = 0, failed = 0;
   const auto t0 = std::chrono::steady_clock::now();
+  // The GPUs and links of a sweep across devices, as far as measured.
+  auto note_devices = [&] {
+    if (!runner) return;
+    json devices = json::array(), links = json::array();
+    std::set<int> seen;
+    for (const auto& w : workloads)
+      for (int d : w.devices)
+        if (seen.insert(d).second) {
+          try {
+            devices.push_back(device_json(runner->device(d)));
+          } catch (const CudaError& e) {
+            devices.push_back({{"ordinal", d}, {"error", e.what()}});
+          }
+        }
+    for (const auto& l : runner->links()) links.push_back(link_json(l));
+    for (const auto& l : rank_links) links.push_back(link_json(l));
+    if (seen.size() > 1 || !links.empty()) {
+      report.context["devices"] = devices;
+      report.context["links"] = links;
+    }
+  };
   for (const auto& w : workloads) {
-    if (runner) runner->prepare(w);  // a workload-wide skip reason comes back from measure()
     for (const VariantInfo* v : variants_for(w)) {
-      PointResult r = runner ? runner->measure(*v) : proc->evaluate(v->label, w);
+      PointResult r = measure_point(*v, w);
+      if (!writer) continue;
       ++done;
       if (r.status == Status::failed) ++failed;
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -256,10 +390,14 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       report.results.push_back(std::move(r));
     }
     // A partial report survives an interrupted sweep.
+    if (!writer) continue;
     compute_speedups(report.results, cfg.baselines);
+    note_devices();
     write_report_atomic(report, out);
   }
+  if (!writer) return 0;
   if (tty) std::cerr << "\n";
+  note_devices();
   report.complete = true;
   compute_speedups(report.results, cfg.baselines);
   write_report_atomic(report, out);

@@ -25,7 +25,9 @@ struct GenParams {
   int and_count;
   std::uint64_t unique;
   std::uint64_t seed;
-  std::size_t n;
+  std::size_t n;      // the workload's keys (sorted, reverse and nearly_sorted depend on it)
+  std::size_t first;  // global index of keys[0]
+  std::size_t count;  // keys written
 };
 
 template <class T>
@@ -72,7 +74,8 @@ __device__ T spaced_key(std::size_t i, std::size_t n) {
 template <class T>
 __global__ void generate_kernel(T* keys, GenParams p) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.n; i += stride) {
+  for (std::size_t local = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; local < p.count; local += stride) {
+    const std::size_t i = p.first + local;
     T k{};
     switch (p.kind) {
       case DistKind::uniform: k = key_from_word<T>(word(p.seed, 0, i)); break;
@@ -124,14 +127,14 @@ __global__ void generate_kernel(T* keys, GenParams p) {
       }
       case DistKind::file: break;
     }
-    keys[i] = k;
+    keys[local] = k;
   }
 }
 
 template <class V>
-__global__ void iota_kernel(V* v, std::size_t n) {
+__global__ void iota_kernel(V* v, std::size_t n, std::size_t first) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) v[i] = V(i);
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) v[i] = V(first + i);
 }
 
 unsigned grid_for(std::size_t n) {
@@ -147,8 +150,10 @@ std::string distribution_skip_reason(const Distribution& d, KeyType k) {
   return {};
 }
 
-void generate_keys(const Workload& w, void* d_keys, cudaStream_t s) {
-  if (w.n == 0) return;
+void generate_keys(const Workload& w, void* d_keys, cudaStream_t s) { generate_key_range(w, 0, w.n, d_keys, s); }
+
+void generate_key_range(const Workload& w, std::size_t first, std::size_t count, void* d_keys, cudaStream_t s) {
+  if (count == 0) return;
   if (w.dist.kind == DistKind::file) {
     std::ifstream in(w.dist.path, std::ios::binary | std::ios::ate);
     if (!in) throw std::runtime_error(w.dist.path + ": cannot open the key file");
@@ -157,27 +162,27 @@ void generate_keys(const Workload& w, void* d_keys, cudaStream_t s) {
     if (have < w.n)
       throw std::runtime_error(w.dist.path + ": holds " + std::to_string(have) + " " + to_string(w.key) +
                                " keys, the point needs " + std::to_string(w.n));
-    std::vector<char> buf(w.n * key_bytes(w.key));
-    in.seekg(0);
+    std::vector<char> buf(count * key_bytes(w.key));
+    in.seekg(std::streamoff(first * key_bytes(w.key)));
     in.read(buf.data(), std::streamsize(buf.size()));
     cuda_check(cudaMemcpyAsync(d_keys, buf.data(), buf.size(), cudaMemcpyHostToDevice, s), "copy key file");
     cuda_check(cudaStreamSynchronize(s), "copy key file");
     return;
   }
-  const GenParams p{w.dist.kind, w.dist.and_count, w.dist.unique, w.seed, w.n};
+  const GenParams p{w.dist.kind, w.dist.and_count, w.dist.unique, w.seed, w.n, first, count};
   with_key_type(w.key, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    generate_kernel<T><<<grid_for(w.n), 256, 0, s>>>(static_cast<T*>(d_keys), p);
+    generate_kernel<T><<<grid_for(count), 256, 0, s>>>(static_cast<T*>(d_keys), p);
   });
   cuda_check(cudaGetLastError(), "generate_keys");
 }
 
-void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s) {
+void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s, std::size_t first) {
   if (n == 0 || v == ValueType::none) return;
   if (v == ValueType::u64)
-    iota_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<std::uint64_t*>(d_values), n);
+    iota_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<std::uint64_t*>(d_values), n, first);
   else
-    iota_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<std::uint32_t*>(d_values), n);
+    iota_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<std::uint32_t*>(d_values), n, first);
   cuda_check(cudaGetLastError(), "fill_index_values");
 }
 

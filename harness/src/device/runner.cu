@@ -82,6 +82,7 @@ struct Runner::State {
 Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make_unique<State>()) {
   st_->m = m;
   st_->info = info;
+  cuda_check(cudaSetDevice(info.ordinal), "cudaSetDevice");
   cuda_check(cudaStreamCreateWithFlags(&st_->stream, cudaStreamNonBlocking), "runner stream");
   cuda_check(cudaEventCreate(&st_->start), "runner events");
   cuda_check(cudaEventCreate(&st_->stop), "runner events");
@@ -97,15 +98,25 @@ Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make
 
 Runner::~Runner() {
   if (!st_) return;
-  st_->pristine_keys.reset();
+  cudaSetDevice(st_->info.ordinal);
+  release();
   cudaFreeHost(st_->clock_host);
   cudaEventDestroy(st_->start);
   cudaEventDestroy(st_->stop);
   cudaStreamDestroy(st_->stream);
 }
 
+void Runner::release() {
+  State& s = *st_;
+  cudaSetDevice(s.info.ordinal);
+  for (DeviceBuffer* b : {&s.pristine_keys, &s.pristine_values, &s.keys_in, &s.keys_out, &s.values_in, &s.values_out})
+    b->reset();
+  s.host_copy_ready = false;
+}
+
 std::string Runner::prepare(const Workload& w) {
   State& s = *st_;
+  cuda_check(cudaSetDevice(s.info.ordinal), "cudaSetDevice");
   s.w = w;
   s.host_copy_ready = false;
   s.workload_skip.clear();
@@ -137,6 +148,7 @@ std::string Runner::prepare(const Workload& w) {
 
 PointResult Runner::measure(const VariantInfo& v) {
   State& s = *st_;
+  cuda_check(cudaSetDevice(s.info.ordinal), "cudaSetDevice");
   const Problem p = s.w.problem();
   PointResult r;
   r.variant = v.label;

@@ -147,7 +147,170 @@ std::int64_t locate_with_reference(const Problem& p, const T* pristine, const T*
   return first;
 }
 
+// Multiset hashes of one array (sums mod 2^64, so they add over GPUs):
+// keys alone; or (key, value) pairs and the values alone.
+struct Sums {
+  unsigned long long a, b, c, d;
+};
+
+template <class T, class V>
+__global__ void multiset_kernel(const T* keys, const V* vals, std::size_t n, Sums* out) {
+  unsigned long long a = 0, b = 0, c = 0, d = 0;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const std::uint64_t x = KeyTraits<T>::to_bits(keys[i]);
+    if constexpr (kHasValues<V>) {
+      const std::uint64_t v = vals[i];
+      a += mix64(x + mix64(v));
+      b += murmur_mix64(x ^ murmur_mix64(v + 0x9E3779B97F4A7C15ull));
+      c += mix64(v);
+      d += murmur_mix64(v);
+    } else {
+      a += mix64(x);
+      b += murmur_mix64(x);
+    }
+  }
+  block_add(&out->a, a);
+  block_add(&out->b, b);
+  block_add(&out->c, c);
+  block_add(&out->d, d);
+}
+
 }  // namespace
+
+PartSummary summarize_part(const Problem& p, const DeviceSpan& shard, const DeviceSpan& part, bool check_stable) {
+  PartSummary out{};
+  out.n = part.n;
+  out.first_unsorted = out.first_unstable = ULLONG_MAX;
+  const bool stability = check_stable && p.value != ValueType::none;
+  const bool desc = p.order == Order::descending;
+  int previous = 0;
+  cuda_check(cudaGetDevice(&previous), "cudaGetDevice");
+  cuda_check(cudaSetDevice(part.device), "cudaSetDevice");
+  cudaStream_t s = nullptr;
+  Checks* chk = nullptr;
+  Sums* sums = nullptr;
+  auto cleanup = [&] {
+    if (chk) cudaFree(chk);
+    if (sums) cudaFree(sums);
+    if (s) cudaStreamDestroy(s);
+    cudaSetDevice(previous);
+  };
+  try {
+    cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "validation stream");
+    cuda_check(cudaMalloc(&chk, sizeof(Checks)), "validation scratch");
+    cuda_check(cudaMalloc(&sums, 2 * sizeof(Sums)), "validation scratch");
+    const Checks h0{ULLONG_MAX, ULLONG_MAX, ULLONG_MAX, 0, 0, 0, 0};
+    cuda_check(cudaMemcpyAsync(chk, &h0, sizeof h0, cudaMemcpyHostToDevice, s), "validation reset");
+    cuda_check(cudaMemsetAsync(sums, 0, 2 * sizeof(Sums), s), "validation reset");
+    with_key_type(p.key, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      with_value_type(p.value, [&](auto value_tag) {
+        using V = typename decltype(value_tag)::type;
+        auto* keys = static_cast<const T*>(part.keys);
+        const std::size_t m = part.n;
+        if (m > 1) {
+          if constexpr (kHasValues<V>) {
+            if (stability)
+              order_kernel<T, V><<<grid_for(m), 256, 0, s>>>(keys, static_cast<const V*>(part.values), m, desc, chk);
+            else
+              order_kernel<T, NoValue><<<grid_for(m), 256, 0, s>>>(keys, nullptr, m, desc, chk);
+          } else {
+            order_kernel<T, NoValue><<<grid_for(m), 256, 0, s>>>(keys, nullptr, m, desc, chk);
+          }
+        }
+        if (shard.n)
+          multiset_kernel<T, V><<<grid_for(shard.n), 256, 0, s>>>(static_cast<const T*>(shard.keys),
+                                                                   static_cast<const V*>(shard.values), shard.n, sums);
+        if (m) multiset_kernel<T, V><<<grid_for(m), 256, 0, s>>>(keys, static_cast<const V*>(part.values), m, sums + 1);
+        cuda_check(cudaGetLastError(), "validation kernels");
+        Checks h{};
+        Sums sm[2]{};
+        cuda_check(cudaMemcpyAsync(&h, chk, sizeof h, cudaMemcpyDeviceToHost, s), "validation read");
+        cuda_check(cudaMemcpyAsync(sm, sums, sizeof sm, cudaMemcpyDeviceToHost, s), "validation read");
+        // The part's ends, as ordered bits (and values), for the checks across parts.
+        T ends[2]{};
+        V vends[2]{};
+        if (m) {
+          cuda_check(cudaMemcpyAsync(&ends[0], keys, sizeof(T), cudaMemcpyDeviceToHost, s), "validation read");
+          cuda_check(cudaMemcpyAsync(&ends[1], keys + (m - 1), sizeof(T), cudaMemcpyDeviceToHost, s), "validation read");
+          if constexpr (kHasValues<V>) {
+            auto* vals = static_cast<const V*>(part.values);
+            cuda_check(cudaMemcpyAsync(&vends[0], vals, sizeof(V), cudaMemcpyDeviceToHost, s), "validation read");
+            cuda_check(cudaMemcpyAsync(&vends[1], vals + (m - 1), sizeof(V), cudaMemcpyDeviceToHost, s), "validation read");
+          }
+        }
+        cuda_check(cudaStreamSynchronize(s), "validation");
+        out.first_unsorted = h.first_unsorted;
+        out.first_unstable = h.first_unstable;
+        out.in[0] = sm[0].a, out.in[1] = sm[0].b, out.in[2] = sm[0].c, out.in[3] = sm[0].d;
+        out.out[0] = sm[1].a, out.out[1] = sm[1].b, out.out[2] = sm[1].c, out.out[3] = sm[1].d;
+        if (m) {
+          out.first_bits = std::uint64_t(ordered_bits(ends[0], desc));
+          out.last_bits = std::uint64_t(ordered_bits(ends[1], desc));
+          if constexpr (kHasValues<V>) {
+            out.first_value = std::uint64_t(vends[0]);
+            out.last_value = std::uint64_t(vends[1]);
+          }
+        }
+      });
+    });
+  } catch (...) {
+    cleanup();
+    throw;
+  }
+  cleanup();
+  return out;
+}
+
+Validation combine_parts(const Problem& p, const std::vector<PartSummary>& parts, bool check_stable) {
+  Validation v;
+  v.checked = true;
+  const bool pairs = p.value != ValueType::none;
+  v.stability_checked = pairs && check_stable;
+  unsigned long long total = 0, first_unsorted = ULLONG_MAX, first_unstable = ULLONG_MAX, offset = 0;
+  unsigned long long in[4] = {0, 0, 0, 0}, out[4] = {0, 0, 0, 0};
+  const PartSummary* before = nullptr;  // the last non-empty part so far
+  for (const PartSummary& part : parts) {
+    total += part.n;
+    for (int k = 0; k < 4; ++k) in[k] += part.in[k], out[k] += part.out[k];
+    if (part.first_unsorted != ULLONG_MAX) first_unsorted = std::min(first_unsorted, offset + part.first_unsorted);
+    if (part.first_unstable != ULLONG_MAX) first_unstable = std::min(first_unstable, offset + part.first_unstable);
+    if (part.n && before) {
+      if (before->last_bits > part.first_bits) first_unsorted = std::min(first_unsorted, offset);
+      else if (v.stability_checked && before->last_bits == part.first_bits && before->last_value > part.first_value)
+        first_unstable = std::min(first_unstable, offset);
+    }
+    if (part.n) before = &part;
+    offset += part.n;
+  }
+  if (total != p.n) {
+    v.message = "the parts hold " + std::to_string(total) + " keys in all, the input " + std::to_string(p.n);
+    return v;
+  }
+  v.sorted = first_unsorted == ULLONG_MAX;
+  v.stable = first_unstable == ULLONG_MAX;
+  v.permutation = std::equal(in, in + 4, out);
+  if (!v.sorted) {
+    v.first_bad_index = std::int64_t(first_unsorted);
+    v.message = "not sorted: key " + std::to_string(v.first_bad_index) + " is out of order (global position)";
+  } else if (!v.permutation) {
+    v.message = pairs ? "not a permutation: the (key, index) pairs of the parts differ from those of the shards"
+                      : "not a permutation of the input keys (multiset hashes of the parts differ from the shards')";
+  } else if (v.stability_checked && !v.stable) {
+    v.first_bad_index = std::int64_t(first_unstable);
+    v.message = "not stable: equal keys at global positions " + std::to_string(v.first_bad_index - 1) + " and " +
+                std::to_string(v.first_bad_index) + " are out of input order";
+  }
+  return v;
+}
+
+Validation validate_distributed(const Problem& p, const std::vector<DeviceSpan>& shards,
+                                const std::vector<DeviceSpan>& parts, bool check_stable) {
+  std::vector<PartSummary> summaries;
+  for (std::size_t i = 0; i < parts.size(); ++i) summaries.push_back(summarize_part(p, shards[i], parts[i], check_stable));
+  return combine_parts(p, summaries, check_stable);
+}
 
 Validation validate_sort(const Problem& p, const void* d_pristine_keys, const void* d_out_keys,
                          const void* d_out_values, bool check_stable, cudaStream_t s) {

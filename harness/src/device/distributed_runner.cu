@@ -1,0 +1,647 @@
+// Measuring across GPUs (issue 16; README "Measurement across GPUs"). The
+// method is the single-GPU runner's: inputs restored and L2 flushed on every
+// GPU outside the timed region, noise-based stopping, every result validated
+// (here globally: validate_distributed). The timed region starts at an event
+// on the first GPU that every other GPU's stream waits on, and ends at an
+// event on the first GPU recorded after it waited for every other GPU's last
+// work: from the first GPU's start to the last GPU's finish.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <thread>
+
+#include <unistd.h>
+
+#include "sortbench/device.hpp"
+#include "sortbench/distributed.hpp"
+#include "sortbench/nccl.hpp"
+#include "sortbench/stats.hpp"
+
+namespace sortbench {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", bytes / kGiB);
+  return buf;
+}
+
+std::string device_list(const std::vector<int>& d) {
+  std::string s;
+  for (std::size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+  return s;
+}
+
+struct Buffer {
+  int device = 0;
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  void reset() {
+    if (p) {
+      cudaSetDevice(device);
+      cudaFree(p);
+    }
+    p = nullptr;
+    bytes = 0;
+  }
+  bool alloc(int dev, std::size_t b) {
+    reset();
+    device = dev;
+    if (b == 0) return true;
+    cuda_check(cudaSetDevice(dev), "cudaSetDevice");
+    if (cudaMalloc(&p, b) != cudaSuccess) {
+      cudaGetLastError();
+      p = nullptr;
+      return false;
+    }
+    bytes = b;
+    return true;
+  }
+  ~Buffer() { reset(); }
+};
+
+std::string run_text(const char* cmd) {
+  std::string out;
+  if (FILE* f = popen(cmd, "r")) {
+    char buf[4096];
+    std::size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
+    if (pclose(f) != 0 && out.empty()) out.clear();
+  }
+  return out;
+}
+
+}  // namespace
+
+struct DistributedRunner::State {
+  MeasureSettings m;
+  std::vector<int> devices;
+  Team team;
+  std::vector<cudaEvent_t> start, stop;  // per member
+  std::vector<Buffer> flush;
+  bool comms_ready = false;
+
+  Workload w;
+  std::string workload_skip;
+  std::vector<Buffer> pristine_keys, pristine_values, keys, values;
+  std::vector<std::size_t> shard_n;
+  LinkMeasurement link;  // at the prepared workload's shard size
+  // One process per GPU (a launcher's ranks): this process's rank and the id file.
+  bool one_per_process = false;
+  int world_size = 0, my_rank = 0;
+  std::string id_file;
+  void* scratch = nullptr;  // device bytes for the host-side collectives (one per process)
+  std::size_t scratch_bytes = 0;
+
+  int g() const { return world_size; }                  // ranks in all
+  std::size_t local() const { return devices.size(); }  // ranks this process drives
+  int rank_of(std::size_t i) const { return team.local[i].rank; }
+  void set(std::size_t i) const { cuda_check(cudaSetDevice(devices[i]), "cudaSetDevice"); }
+  void sync_all() const {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      set(i);
+      cuda_check(cudaStreamSynchronize(team.local[i].stream), "synchronize");
+    }
+  }
+
+#if defined(SORTBENCH_HAVE_NCCL)
+  void init_comms() {
+    nccl::disable_multicast();
+    if (!one_per_process) {
+      std::vector<ncclComm_t> comms(devices.size());
+      nccl::check(nccl::api().CommInitAll(comms.data(), g(), devices.data()), "ncclCommInitAll");
+      for (std::size_t i = 0; i < devices.size(); ++i) team.local[i].comm = comms[i];
+    } else {
+      // Rank 0 writes the unique id; the others wait for it (the launcher's shared file).
+      ncclUniqueId id{};
+      if (my_rank == 0) {
+        nccl::check(nccl::api().GetUniqueId(&id), "ncclGetUniqueId");
+        const std::string tmp = id_file + ".tmp" + std::to_string(::getpid());
+        FILE* f = std::fopen(tmp.c_str(), "wb");
+        if (!f || std::fwrite(&id, sizeof id, 1, f) != 1 || std::fclose(f) != 0 || std::rename(tmp.c_str(), id_file.c_str()))
+          throw nccl::Error("cannot write the NCCL id file " + id_file);
+      } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (;;) {
+          if (FILE* f = std::fopen(id_file.c_str(), "rb")) {
+            const bool ok = std::fread(&id, sizeof id, 1, f) == 1;
+            std::fclose(f);
+            if (ok) break;
+          }
+          if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(120))
+            throw nccl::Error("no NCCL id from rank 0 in " + id_file + " after 120 s");
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+      }
+      set(0);
+      ncclComm_t comm = nullptr;
+      nccl::check(nccl::api().CommInitRank(&comm, world_size, id, my_rank), "ncclCommInitRank");
+      team.local[0].comm = comm;
+    }
+    comms_ready = true;
+  }
+  // Every rank's `bytes` (mine: one block per local member) in rank order.
+  std::vector<char> gather(const std::vector<std::vector<char>>& mine) {
+    const std::size_t bytes = mine.empty() ? 0 : mine[0].size();
+    std::vector<char> all(bytes * std::size_t(g()));
+    if (!one_per_process) {
+      for (std::size_t i = 0; i < local(); ++i) std::copy(mine[i].begin(), mine[i].end(), all.begin() + std::ptrdiff_t(bytes * std::size_t(rank_of(i))));
+      return all;
+    }
+    set(0);
+    const std::size_t need = bytes * std::size_t(g() + 1);
+    if (scratch_bytes < need) {
+      if (scratch) cudaFree(scratch);
+      scratch = nullptr;
+      cuda_check(cudaMalloc(&scratch, need), "collective scratch");
+      scratch_bytes = need;
+    }
+    const cudaStream_t st = team.local[0].stream;
+    char* d = static_cast<char*>(scratch);
+    cuda_check(cudaMemcpyAsync(d, mine[0].data(), bytes, cudaMemcpyHostToDevice, st), "gather");
+    nccl::check(nccl::api().AllGather(d, d + bytes, bytes, ncclUint8, team.local[0].comm, st), "ncclAllGather",
+                team.local[0].comm);
+    cuda_check(cudaMemcpyAsync(all.data(), d + bytes, all.size(), cudaMemcpyDeviceToHost, st), "gather");
+    cuda_check(cudaStreamSynchronize(st), "gather");
+    return all;
+  }
+  template <class X>
+  std::vector<X> gather_values(const std::vector<X>& mine) {
+    std::vector<std::vector<char>> blocks;
+    for (const X& x : mine) blocks.emplace_back(reinterpret_cast<const char*>(&x), reinterpret_cast<const char*>(&x) + sizeof(X));
+    const std::vector<char> all = gather(blocks);
+    std::vector<X> out(static_cast<std::size_t>(g()));
+    std::memcpy(out.data(), all.data(), all.size());
+    return out;
+  }
+  double max_over_ranks(double mine) {
+    const auto all = gather_values(std::vector<double>(local(), mine));
+    return *std::max_element(all.begin(), all.end());
+  }
+  void destroy_comms(bool abort) {
+    if (!comms_ready) return;
+    for (auto& mbr : team.local)
+      if (mbr.comm) {
+        if (abort) nccl::api().CommAbort(mbr.comm);
+        else nccl::api().CommDestroy(mbr.comm);
+        mbr.comm = nullptr;
+      }
+    comms_ready = false;
+  }
+#else
+  void init_comms() {}
+  void destroy_comms(bool) {}
+  template <class X>
+  std::vector<X> gather_values(const std::vector<X>& mine) { return mine; }
+  double max_over_ranks(double mine) { return mine; }
+#endif
+
+  // Starts every member's work after an event on the first GPU (one per
+  // process: after a barrier of every rank).
+  void record_start() {
+    if (one_per_process) max_over_ranks(0);
+    set(0);
+    cuda_check(cudaEventRecord(start[0], team.local[0].stream), "event");
+    for (std::size_t i = 1; i < devices.size(); ++i) {
+      set(i);
+      cuda_check(cudaStreamWaitEvent(team.local[i].stream, start[0], 0), "event wait");
+    }
+  }
+  // The first GPU waits for every other's work, then records the stop event.
+  float record_stop_and_wait() {
+    for (std::size_t i = 1; i < devices.size(); ++i) {
+      set(i);
+      cuda_check(cudaEventRecord(stop[i], team.local[i].stream), "event");
+      set(0);
+      cuda_check(cudaStreamWaitEvent(team.local[0].stream, stop[i], 0), "event wait");
+    }
+    set(0);
+    cuda_check(cudaEventRecord(stop[0], team.local[0].stream), "event");
+    cuda_check(cudaEventSynchronize(stop[0]), "sample");
+    sync_all();
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start[0], stop[0]), "event time");
+    // One per process: from the common barrier to the slowest rank's finish.
+    return one_per_process ? float(max_over_ranks(ms)) : ms;
+  }
+};
+
+DistributedRunner::DistributedRunner(const MeasureSettings& m, std::vector<int> devices)
+    : st_(std::make_unique<State>()) {
+  st_->m = m;
+  st_->devices = std::move(devices);
+  st_->world_size = int(st_->devices.size());
+  init();
+}
+
+DistributedRunner::DistributedRunner(const MeasureSettings& m, int device, int world, int rank, std::string id_file)
+    : st_(std::make_unique<State>()) {
+  st_->m = m;
+  st_->devices = {device};
+  st_->one_per_process = true;
+  st_->world_size = world;
+  st_->my_rank = rank;
+  st_->id_file = std::move(id_file);
+  init();
+}
+
+void DistributedRunner::init() {
+  State& s = *st_;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    count = 0;
+  }
+  std::vector<int> sorted = s.devices;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    unavailable_ = "GPUs " + device_list(s.devices) + ": a GPU is named twice";
+    return;
+  }
+  if (sorted.empty() || sorted.back() >= count) {
+    unavailable_ = "needs GPU" + std::string(s.devices.size() == 1 ? " " : "s ") + device_list(s.devices) +
+                   "; this machine has " + std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
+    return;
+  }
+  std::string why;
+  if (!nccl::available(&why)) {
+    unavailable_ = why;
+    return;
+  }
+  const std::size_t g = s.devices.size();  // local members
+  s.team.world = s.world_size;
+  s.team.local.resize(g);
+  s.start.resize(g);
+  s.stop.resize(g);
+  s.flush.resize(g);
+  for (auto* v : {&s.pristine_keys, &s.pristine_values, &s.keys, &s.values}) v->resize(g);
+  for (std::size_t i = 0; i < g; ++i) {
+    s.set(i);
+    auto& mbr = s.team.local[i];
+    mbr.device = s.devices[i];
+    mbr.rank = s.one_per_process ? s.my_rank : int(i);
+    cuda_check(cudaStreamCreateWithFlags(&mbr.stream, cudaStreamNonBlocking), "stream");
+    cuda_check(cudaEventCreate(&s.start[i]), "event");
+    cuda_check(cudaEventCreate(&s.stop[i]), "event");
+    cudaDeviceProp prop{};
+    cuda_check(cudaGetDeviceProperties(&prop, s.devices[i]), "cudaGetDeviceProperties");
+    if (!s.flush[i].alloc(s.devices[i], std::max<std::size_t>(std::size_t(prop.l2CacheSize), 1 << 20)))
+      throw CudaError(cudaErrorMemoryAllocation, "L2 flush buffer");
+    // Peer access is NCCL's to enable (enabling it first makes NCCL's own
+    // call fail, which compute-sanitizer reports); cudaMemcpyPeer needs none.
+  }
+  try {
+    s.init_comms();
+  } catch (const nccl::Error& e) {
+    unavailable_ = std::string("NCCL: ") + e.what();
+  }
+}
+
+DistributedRunner::~DistributedRunner() {
+  if (!st_) return;
+  State& s = *st_;
+  release();
+  s.destroy_comms(!lost_.empty());
+  if (s.scratch) {
+    cudaSetDevice(s.devices[0]);
+    cudaFree(s.scratch);
+  }
+  for (std::size_t i = 0; i < s.team.local.size(); ++i) {
+    cudaSetDevice(s.devices[i]);
+    s.flush[i].reset();
+    cudaEventDestroy(s.start[i]);
+    cudaEventDestroy(s.stop[i]);
+    cudaStreamDestroy(s.team.local[i].stream);
+  }
+}
+
+void DistributedRunner::release() {
+  State& s = *st_;
+  for (auto* v : {&s.pristine_keys, &s.pristine_values, &s.keys, &s.values})
+    for (auto& b : *v) b.reset();
+}
+
+std::string DistributedRunner::prepare(const Workload& w) {
+  State& s = *st_;
+  s.w = w;
+  s.workload_skip.clear();
+  s.link = LinkMeasurement{};
+  release();
+  if (!unavailable_.empty()) return s.workload_skip = unavailable_;
+  if (!lost_.empty()) return s.workload_skip = "CUDA context lost earlier: " + lost_;
+  if (auto why = distribution_skip_reason(w.dist, w.key); !why.empty()) return s.workload_skip = why;
+  const int g = s.g();
+  const std::size_t L = s.local();
+  s.shard_n.assign(L, 0);
+  const std::size_t kb = key_bytes(w.key), vb = value_bytes(w.value);
+  for (std::size_t i = 0; i < L; ++i) s.shard_n[i] = shard_size(w.n, g, s.rank_of(i));
+  // The link first, at this workload's shard size, while the memory is free.
+  if (g > 1 && w.n) s.link = measure_link(shard_size(w.n, g, 0) * (kb + vb));
+  std::string why;
+  for (std::size_t i = 0; i < L && why.empty(); ++i) {
+    const int r = s.rank_of(i);
+    const std::size_t n = s.shard_n[i];
+    const int dev = s.devices[i];
+    std::size_t free_b = 0, total_b = 0;
+    s.set(i);
+    cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    const std::size_t need = 2 * n * (kb + vb);
+    if (double(need) > 0.95 * double(free_b)) {
+      why = "GPU " + std::to_string(dev) + " needs " + gib(double(need)) + " GiB for its shard's input buffers, " +
+            gib(double(free_b)) + " GiB free";
+    } else if (!s.pristine_keys[i].alloc(dev, n * kb) || !s.keys[i].alloc(dev, n * kb) ||
+               !s.pristine_values[i].alloc(dev, n * vb) || !s.values[i].alloc(dev, n * vb)) {
+      why = "GPU " + std::to_string(dev) + ": out of device memory allocating " + gib(double(need)) + " GiB of shard buffers";
+    } else {
+      try {
+        generate_key_range(w, shard_first(w.n, g, r), n, s.pristine_keys[i].p, s.team.local[i].stream);
+        fill_index_values(s.pristine_values[i].p, w.value, n, s.team.local[i].stream, shard_first(w.n, g, r));
+      } catch (const CudaError&) {
+        throw;
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+    }
+  }
+  s.sync_all();
+  // Every rank skips when one must (one per process: the ranks agree first).
+  if (s.max_over_ranks(why.empty() ? 0 : 1) > 0 && why.empty()) why = "another rank could not prepare its shard";
+  if (!why.empty()) release();
+  return s.workload_skip = why;
+}
+
+PointResult DistributedRunner::measure(const VariantInfo& v) {
+  State& s = *st_;
+  Problem p = s.w.problem();
+  p.gpus = s.g();
+  PointResult r;
+  r.variant = v.label;
+  r.family = v.family;
+  r.params = v.params;
+  r.claims_stable = v.stable;
+  r.key = p.key;
+  r.value = p.value;
+  r.order = p.order;
+  r.n = p.n;
+  r.distribution = s.w.dist.name();
+  r.seed = s.w.seed;
+  r.gpus = s.one_per_process ? s.gather_values(s.devices) : s.devices;
+  r.bytes_per_key = v.bytes_per_key(p);
+  r.cold_l2 = s.m.cold_l2;
+  auto skip = [&](const std::string& why) {
+    r.status = Status::skipped;
+    r.reason = why;
+    return r;
+  };
+  if (!lost_.empty()) return skip("CUDA context lost earlier: " + lost_);
+  if (!s.workload_skip.empty()) return skip(s.workload_skip);
+  if (auto why = v.skip_reason(p); !why.empty()) return skip(why);
+  if (!v.distributed()) return skip("sorts on one GPU");
+
+  const std::size_t L = s.local();
+  const bool pairs = p.value != ValueType::none;
+  const std::size_t kb = key_bytes(p.key), vb = value_bytes(p.value);
+  std::vector<Buffer> temp(L);
+  try {
+    auto inst = v.make_distributed(p);
+    std::vector<Shard> shards(L);
+    std::string why;
+    for (std::size_t u = 0; u < L && why.empty(); ++u) {
+      const std::size_t bytes = inst->temp_bytes(s.rank_of(u));
+      r.temp_bytes = std::max(r.temp_bytes, bytes);
+      s.set(u);
+      std::size_t free_b = 0, total_b = 0;
+      cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+      if (double(bytes) > 0.95 * double(free_b))
+        why = "GPU " + std::to_string(s.devices[u]) + " needs " + gib(double(bytes)) + " GiB of temporary storage, " +
+              gib(double(free_b)) + " GiB free";
+      else if (!temp[u].alloc(s.devices[u], bytes))
+        why = "GPU " + std::to_string(s.devices[u]) + ": out of device memory allocating " + gib(double(bytes)) +
+              " GiB of temporary storage";
+      shards[u] = {s.keys[u].p, pairs ? s.values[u].p : nullptr, s.shard_n[u], temp[u].p, temp[u].bytes};
+    }
+    if (s.max_over_ranks(why.empty() ? 0 : 1) > 0) return skip(why.empty() ? "another rank could not allocate its temporary storage" : why);
+    auto restore = [&](bool flush) {
+      for (std::size_t u = 0; u < L; ++u) {
+        s.set(u);
+        const cudaStream_t st = s.team.local[u].stream;
+        if (s.shard_n[u]) {
+          cuda_check(cudaMemcpyAsync(s.keys[u].p, s.pristine_keys[u].p, s.shard_n[u] * kb, cudaMemcpyDeviceToDevice, st),
+                     "restore input");
+          if (pairs)
+            cuda_check(cudaMemcpyAsync(s.values[u].p, s.pristine_values[u].p, s.shard_n[u] * vb,
+                                       cudaMemcpyDeviceToDevice, st), "restore input");
+        }
+        if (flush) cuda_check(cudaMemsetAsync(s.flush[u].p, int(u) & 0xff, s.flush[u].bytes, st), "L2 flush");
+      }
+      s.sync_all();
+    };
+    // Each rank summarizes its shard and part; the summaries of every rank make the verdict.
+    auto check = [&]() {
+      const auto parts = inst->parts();
+      std::vector<PartSummary> mine;
+      std::vector<std::uint64_t> sizes;
+      for (std::size_t u = 0; u < L; ++u) {
+        const DeviceSpan in{s.devices[u], s.pristine_keys[u].p, pairs ? s.pristine_values[u].p : nullptr, s.shard_n[u]};
+        const DeviceSpan out{s.devices[u], parts.at(u).keys, parts.at(u).values, parts.at(u).n};
+        mine.push_back(summarize_part(p, in, out, v.stable));
+        sizes.push_back(parts.at(u).n);
+      }
+      r.part_sizes.clear();
+      for (std::uint64_t n : s.gather_values(sizes)) r.part_sizes.push_back(std::size_t(n));
+      return combine_parts(p, s.gather_values(mine), v.stable);
+    };
+
+    for (int i = 0; i < std::max(1, s.m.warmup_runs); ++i) {
+      restore(false);
+      inst->run(s.team, shards);
+      s.sync_all();
+      if (i == 0) {
+        r.validation = check();
+        if (!r.validation.ok()) {
+          r.status = Status::failed;
+          r.reason = "validation: " + r.validation.message;
+          return r;
+        }
+      }
+    }
+    StopRule rule(s.m);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (;;) {
+      restore(s.m.cold_l2);
+      s.record_start();
+      inst->run(s.team, shards);
+      rule.add(double(s.record_stop_and_wait()));
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      r.stop_reason = rule.done(elapsed);
+      // One per process: the times are the same on every rank, the wall clocks not; any rank's stop stops all.
+      if (s.one_per_process && s.max_over_ranks(r.stop_reason.empty() ? 0 : 1) > 0 && r.stop_reason.empty())
+        r.stop_reason = "budget";
+      if (!r.stop_reason.empty()) break;
+    }
+    const Validation last = check();
+    if (!last.ok()) {
+      r.validation = last;
+      r.status = Status::failed;
+      r.reason = "validation of the last timed run: " + last.message;
+      return r;
+    }
+    r.time_ms = summarize(rule.samples());
+    // Phases and bytes sent, from a few more runs (their events would perturb the timed ones).
+    std::vector<std::vector<double>> phase_samples;
+    std::vector<std::string> phase_names;
+    std::size_t sent = 0;
+    for (int k = 0; k < 5; ++k) {
+      restore(s.m.cold_l2);
+      inst->run(s.team, shards);
+      s.sync_all();
+      const auto ph = inst->phases();
+      if (phase_names.empty())
+        for (const auto& [name, ms] : ph) phase_names.push_back(name), phase_samples.emplace_back();
+      for (std::size_t j = 0; j < ph.size() && j < phase_samples.size(); ++j)
+        phase_samples[j].push_back(s.max_over_ranks(ph[j].second));
+      std::size_t mine = 0;
+      for (std::size_t b : inst->bytes_sent()) mine = std::max(mine, b);
+      sent = std::max(sent, std::size_t(s.max_over_ranks(double(mine))));
+    }
+    r.phases_ms.clear();
+    for (std::size_t j = 0; j < phase_names.size(); ++j)
+      r.phases_ms.emplace_back(phase_names[j], summarize(phase_samples[j]).median);
+    for (const auto& [name, ms] : r.phases_ms)
+      if (name == "exchange" && ms > 0) r.exchange_gb_per_s = double(sent) / (ms * 1e-3) / 1e9;
+    r.link_alltoall_gb_per_s = s.link.alltoall_gb_per_s;
+    const double sec = r.time_ms.median * 1e-3;
+    if (sec > 0) {
+      r.gkeys_per_s = double(p.n) / sec / 1e9;
+      r.gb_per_s = r.bytes_per_key * double(p.n) / sec / 1e9;
+    }
+    r.status = Status::ok;
+  } catch (const CudaError& e) {
+    r.status = e.code() == cudaErrorMemoryAllocation ? Status::skipped : Status::failed;
+    r.reason = e.what();
+    cudaGetLastError();
+    for (std::size_t i = 0; i < L; ++i) {
+      cudaSetDevice(s.devices[i]);
+      const cudaError_t sticky = cudaDeviceSynchronize();
+      if (sticky != cudaSuccess && lost_.empty()) {
+        lost_ = v.label + ": " + cudaGetErrorName(sticky);
+        r.reason += " (the CUDA context is lost; later points are skipped)";
+      }
+    }
+  } catch (const nccl::Error& e) {
+    // A communicator that failed may hang the next collective: make new ones.
+    r.status = Status::failed;
+    r.reason = std::string("NCCL: ") + e.what();
+    s.sync_all();
+    s.destroy_comms(true);
+    try {
+      s.init_comms();
+    } catch (const nccl::Error& again) {
+      unavailable_ = std::string("NCCL: ") + again.what();
+    }
+  } catch (const std::exception& e) {
+    r.status = Status::failed;
+    r.reason = e.what();
+    try {
+      s.sync_all();
+    } catch (const CudaError&) {
+    }
+  }
+  return r;
+}
+
+const LinkMeasurement& DistributedRunner::prepared_link() const { return st_->link; }
+
+LinkMeasurement DistributedRunner::measure_link(std::size_t bytes) {
+  State& s = *st_;
+  LinkMeasurement L;
+  L.devices = s.devices;
+  L.bytes = bytes;
+  L.topology = run_text("nvidia-smi topo -m 2>/dev/null");
+  if (!unavailable_.empty()) {
+    L.error = unavailable_;
+    return L;
+  }
+  const int g = s.g();
+  const std::size_t local = s.local();
+  if (g < 2 || bytes == 0) return L;
+  if (s.one_per_process) L.devices = s.gather_values(s.devices);
+  std::vector<Buffer> send(local), recv(local);
+  std::string why;
+  for (std::size_t i = 0; i < local; ++i)
+    if (!send[i].alloc(s.devices[i], bytes) || !recv[i].alloc(s.devices[i], bytes))
+      why = "out of device memory for 2 x " + gib(double(bytes)) + " GiB per GPU";
+  if (s.max_over_ranks(why.empty() ? 0 : 1) > 0) {
+    L.error = why.empty() ? "another rank is out of device memory" : why;
+    return L;
+  }
+  auto median_of = [&](auto&& once) {
+    std::vector<double> t;
+    once();  // warm-up
+    s.sync_all();
+    for (int k = 0; k < 10; ++k) {
+      s.record_start();
+      once();
+      t.push_back(double(s.record_stop_and_wait()));
+    }
+    return summarize(t).median;
+  };
+  try {
+    // Peer copies, first to second, then both ways at once: GPUs of one process only.
+    if (local >= 2) {
+      int can = 0;
+      cudaDeviceCanAccessPeer(&can, s.devices[0], s.devices[1]);
+      L.peer_access = can != 0;
+      L.peer_copy_ms = median_of([&] {
+        s.set(0);
+        cuda_check(cudaMemcpyPeerAsync(recv[1].p, s.devices[1], send[0].p, s.devices[0], bytes, s.team.local[0].stream),
+                   "peer copy");
+      });
+      L.peer_copy_gb_per_s = double(bytes) / (L.peer_copy_ms * 1e-3) / 1e9;
+      const double both = median_of([&] {
+        s.set(0);
+        cuda_check(cudaMemcpyPeerAsync(recv[1].p, s.devices[1], send[0].p, s.devices[0], bytes, s.team.local[0].stream),
+                   "peer copy");
+        s.set(1);
+        cuda_check(cudaMemcpyPeerAsync(recv[0].p, s.devices[0], send[1].p, s.devices[1], bytes, s.team.local[1].stream),
+                   "peer copy");
+      });
+      L.bidir_peer_copy_gb_per_s = double(bytes) / (both * 1e-3) / 1e9;
+    }
+#if defined(SORTBENCH_HAVE_NCCL)
+    // All-to-all: each GPU sends a g-th of its buffer to every GPU (itself
+    // included); then the same from and to addresses 4 bytes past 256-byte
+    // boundaries, as arbitrary split positions of 32-bit keys leave them.
+    const std::size_t chunk = bytes / std::size_t(g) / 256 * 256;
+    auto alltoall = [&](std::size_t skew) {
+      return median_of([&] {
+        nccl::check(nccl::api().GroupStart(), "ncclGroupStart");
+        for (std::size_t i = 0; i < local; ++i) {
+          const auto& mbr = s.team.local[i];
+          for (int j = 0; j < g; ++j) {
+            nccl::check(nccl::api().Send(static_cast<char*>(send[i].p) + std::size_t(j) * chunk + skew, chunk - skew,
+                                         ncclInt8, j, mbr.comm, mbr.stream), "ncclSend", mbr.comm);
+            nccl::check(nccl::api().Recv(static_cast<char*>(recv[i].p) + std::size_t(j) * chunk + skew, chunk - skew,
+                                         ncclInt8, j, mbr.comm, mbr.stream), "ncclRecv", mbr.comm);
+          }
+        }
+        nccl::check(nccl::api().GroupEnd(), "ncclGroupEnd");
+      });
+    };
+    if (chunk > 256) {
+      L.alltoall_ms = alltoall(0);
+      L.alltoall_gb_per_s = double(chunk) * double(g - 1) / (L.alltoall_ms * 1e-3) / 1e9;
+      L.alltoall_unaligned_gb_per_s = double(chunk - 4) * double(g - 1) / (alltoall(4) * 1e-3) / 1e9;
+    }
+#endif
+  } catch (const std::exception& e) {
+    L.error = e.what();
+  }
+  return L;
+}
+
+}  // namespace sortbench

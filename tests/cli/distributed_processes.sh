@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The distributed family with one process per GPU (issue 16): `sortbench run
+# --gpus 0,1 --processes` starts two ranks that meet through an NCCL id file
+# (ncclCommInitRank), as a launcher's tasks would. Every point is validated
+# globally; the part sizes (a pure function of the input) must equal those of
+# the same sweep in one process (ncclCommInitAll), and the one-GPU baseline
+# comes from rank 0. Exit 77 (skipped) with fewer than two GPUs or no NCCL.
+# usage: distributed_processes.sh SORTBENCH_BINARY
+source "$(dirname "$0")/scratch.sh"
+bin=$(realpath "$1")
+cd "$work"
+
+if ! err=$("$bin" info 2>&1 >/dev/null); then
+  if grep -q "no usable CUDA GPU" <<<"$err"; then echo "SKIPPED: $err"; exit 77; fi
+  fail "sortbench info: $err"
+fi
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
+[ "${gpus:-0}" -ge 2 ] || { echo "SKIPPED: needs 2 GPUs, this machine has ${gpus:-0}"; exit 77; }
+
+axes=(--variants 'distributed.*,cub.radix_sort.off64' --gpus 0,1 --n 4097,1048579 --key u32,u64 --values none,u32
+      --dist uniform,entropy:0.0 --budget 0.05)
+"$bin" run "${axes[@]}" --processes --out procs.json > procs.out 2> procs.err || fail "run --processes: exit $?: $(tail -5 procs.err)"
+"$bin" run "${axes[@]}" --out one.json > one.out 2> one.err || fail "run (one process): exit $?: $(tail -5 one.err)"
+python3 - procs.json one.json <<'PY' || fail "report check failed"
+import json, sys
+procs, one = (json.load(open(p)) for p in sys.argv[1:3])
+assert procs["context"]["processes"]["world"] == 2, procs["context"].get("processes")
+def key(r): return (r["variant"], r["key"], r["value"], r["n"], r["distribution"])
+ones = {key(r): r for r in one["results"]}
+dist = [r for r in procs["results"] if r["variant"].startswith("distributed.")]
+assert dist, "no distributed points"
+for r in procs["results"]:
+    assert r["status"] == "ok", (key(r), r.get("reason"))
+    assert r["validation"]["sorted"] and r["validation"]["permutation"], (key(r), r["validation"])
+for r in dist:
+    assert r["gpus"] == [0, 1], r["gpus"]
+    assert sum(r["part_sizes"]) == r["n"], r["part_sizes"]
+    if r["value"] != "none": assert r["validation"]["stability_checked"] and r["validation"]["stable"], key(r)
+    assert r["part_sizes"] == ones[key(r)]["part_sizes"], (key(r), r["part_sizes"], ones[key(r)]["part_sizes"])
+    assert r["scaling"]["one_gpu_baseline"] == "cub.radix_sort.off64", key(r)
+print(len(dist), "distributed points with one process per GPU, all valid and as balanced as in one process")
+PY

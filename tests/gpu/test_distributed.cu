@@ -1,0 +1,130 @@
+// The distributed family on two GPUs, registry-driven: every variant with
+// min_gpus > 1, through the harness's DistributedRunner (shards generated per
+// GPU, validated globally: each part sorted, parts ordered, the union a
+// permutation, stable). Sizes straddle the partition tiles and the sampling
+// intervals; distributions include all-equal keys and inputs whose keys all
+// belong to one GPU's range. Skipped with the reason on a machine with one GPU.
+#include <set>
+
+#include "gpu_test_util.hpp"
+#include "sortbench/distributed.hpp"
+
+using namespace sortbench;
+using namespace sortbench::test;
+
+namespace {
+
+std::vector<std::string> distributed_labels() {
+  std::vector<std::string> out;
+  for (const auto& v : Registry::instance().all())
+    if (v.distributed()) out.push_back(v.label);
+  return out;
+}
+
+#define SORTBENCH_REQUIRE_TWO_GPUS()                                                          \
+  do {                                                                                        \
+    SORTBENCH_REQUIRE_GPU();                                                                  \
+    int gpus = 0;                                                                             \
+    cuda_check(cudaGetDeviceCount(&gpus), "cudaGetDeviceCount");                              \
+    if (gpus < 2) GTEST_SKIP() << "the distributed family needs 2 GPUs; this machine has " << gpus; \
+  } while (0)
+
+MeasureSettings one_sample() {
+  MeasureSettings m;
+  m.warmup_runs = 1;
+  m.min_samples = 1;
+  m.max_samples = 1;
+  m.budget_s = 0.001;
+  m.cold_l2 = false;
+  return m;
+}
+
+// Runs v on w across GPUs 0 and 1; fails the test with the harness's reason.
+void expect_valid(DistributedRunner& runner, const VariantInfo& v, const Workload& w) {
+  const std::string why = runner.prepare(w);
+  ASSERT_TRUE(why.empty()) << why;
+  const PointResult r = runner.measure(v);
+  const std::string what = v.label + " " + to_string(w.key) + "/" + to_string(w.value) + " " + to_string(w.order) +
+                           " n=" + std::to_string(w.n) + " " + w.dist.name();
+  ASSERT_EQ(r.status, Status::ok) << what << ": " << r.reason;
+  EXPECT_TRUE(r.validation.ok()) << what << ": " << r.validation.message;
+  ASSERT_EQ(r.part_sizes.size(), 2u) << what;
+  EXPECT_EQ(r.part_sizes[0] + r.part_sizes[1], w.n) << what;
+  if (v.stable && w.value != ValueType::none) EXPECT_TRUE(r.validation.stability_checked) << what;
+}
+
+class Distributed : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Distributed, EveryKeyValueTypeAndOrder) {
+  SORTBENCH_REQUIRE_TWO_GPUS();
+  const VariantInfo* v = Registry::instance().find(GetParam());
+  ASSERT_NE(v, nullptr);
+  DistributedRunner runner(one_sample(), {0, 1});
+  ASSERT_TRUE(runner.unavailable().empty()) << runner.unavailable();
+  for (KeyType k : v->key_types)
+    for (ValueType val : v->value_types)
+      for (Order o : {Order::ascending, Order::descending}) {
+        if (o == Order::descending && !v->descending) continue;
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4097), std::size_t(65537)}) {
+          Workload w{k, val, o, n, *parse_distribution("uniform", nullptr), 7, {0, 1}};
+          expect_valid(runner, *v, w);
+          if (HasFatalFailure()) return;
+        }
+      }
+}
+
+TEST_P(Distributed, SizesAndDistributionsThatStraddleTilesAndSplitters) {
+  SORTBENCH_REQUIRE_TWO_GPUS();
+  const VariantInfo* v = Registry::instance().find(GetParam());
+  ASSERT_NE(v, nullptr);
+  DistributedRunner runner(one_sample(), {0, 1});
+  ASSERT_TRUE(runner.unavailable().empty()) << runner.unavailable();
+  // entropy:0.0: every key equal (one GPU's range holds them all, so equal
+  // keys must be split); sorted and reverse: each shard's keys belong to one
+  // GPU's part; few_unique:2 and zipf: heavy duplicates at the boundary.
+  for (const char* dist : {"uniform", "entropy:0.0", "entropy:0.201", "few_unique:2", "sorted", "reverse", "zipf"})
+    for (std::size_t n : {std::size_t(2), std::size_t(3), std::size_t(33), std::size_t(1023), std::size_t(4095),
+                          std::size_t(4096), std::size_t(4097), std::size_t(8193), std::size_t(65537),
+                          (std::size_t(1) << 20) + 3})
+      for (ValueType val : {ValueType::none, ValueType::u32}) {
+        Workload w{KeyType::u32, val, Order::ascending, n, *parse_distribution(dist, nullptr), 11, {0, 1}};
+        expect_valid(runner, *v, w);
+        if (HasFatalFailure()) return;
+      }
+  // 64-bit keys reach the last digit level before splitting equal keys.
+  for (const char* dist : {"entropy:0.0", "few_unique:2"}) {
+    Workload w{KeyType::u64, ValueType::u64, Order::descending, 100003, *parse_distribution(dist, nullptr), 3, {0, 1}};
+    expect_valid(runner, *v, w);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Distributed, ::testing::ValuesIn(distributed_labels()),
+                         label_test_name);
+
+TEST(DistributedRunner, TooFewGpusIsAReasonNotAnError) {
+  SORTBENCH_REQUIRE_GPU();
+  int gpus = 0;
+  cuda_check(cudaGetDeviceCount(&gpus), "cudaGetDeviceCount");
+  DistributedRunner runner(one_sample(), {0, gpus});
+  EXPECT_NE(runner.unavailable().find("this machine has " + std::to_string(gpus)), std::string::npos)
+      << runner.unavailable();
+  Workload w{KeyType::u32, ValueType::none, Order::ascending, 1000, *parse_distribution("uniform", nullptr), 1, {0, gpus}};
+  EXPECT_FALSE(runner.prepare(w).empty());
+  for (const auto& label : distributed_labels()) {
+    const PointResult r = runner.measure(*Registry::instance().find(label));
+    EXPECT_EQ(r.status, Status::skipped) << label;
+    EXPECT_NE(r.reason.find("this machine has"), std::string::npos) << r.reason;
+  }
+}
+
+TEST(DistributedRunner, LinkMeasurementOnTwoGpus) {
+  SORTBENCH_REQUIRE_TWO_GPUS();
+  DistributedRunner runner(one_sample(), {0, 1});
+  ASSERT_TRUE(runner.unavailable().empty()) << runner.unavailable();
+  const LinkMeasurement l = runner.measure_link(std::size_t(64) << 20);
+  EXPECT_TRUE(l.error.empty()) << l.error;
+  EXPECT_GT(l.alltoall_gb_per_s, 0);
+  EXPECT_GT(l.peer_copy_gb_per_s, 0);
+}
+
+}  // namespace
