@@ -149,17 +149,15 @@ class DistributedRunner {
 // (keys: multiset hashes summed over GPUs; pairs: hashes of (key, value) and
 // of the values, which are the global indices), and stability within and
 // across parts when check_stable. first_bad_index is a global position.
+// Two steps, so ranks in different processes can share the work: each rank
+// summarizes its shard and part on its GPU (a plain record, to be gathered),
+// and every summary in rank order makes the verdict.
 struct DeviceSpan {
   int device = 0;
   const void* keys = nullptr;
   const void* values = nullptr;
   std::size_t n = 0;
 };
-Validation validate_distributed(const Problem& p, const std::vector<DeviceSpan>& pristine_shards,
-                                const std::vector<DeviceSpan>& parts, bool check_stable);
-// validate_distributed in two steps, for ranks in different processes: each
-// rank summarizes its shard and part on its GPU (a plain record, to be
-// gathered), and every summary in rank order makes the verdict.
 struct PartSummary {
   unsigned long long in[4], out[4];  // multiset hashes of the shard and of the part (sums mod 2^64)
   unsigned long long n;

@@ -1,7 +1,7 @@
 // Measuring across GPUs (issue 16; README "Measurement across GPUs"). The
 // method is the single-GPU runner's: inputs restored and L2 flushed on every
 // GPU outside the timed region, noise-based stopping, every result validated
-// (here globally: validate_distributed). The timed region starts at an event
+// (here globally: summarize_part on each GPU, combine_parts over all). The timed region starts at an event
 // on the first GPU that every other GPU's stream waits on, and ends at an
 // event on the first GPU recorded after it waited for every other GPU's last
 // work: from the first GPU's start to the last GPU's finish.

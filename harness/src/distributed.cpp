@@ -1,0 +1,52 @@
+// The verdict on a sort across GPUs from every rank's PartSummary (host
+// logic of validation; summarize_part makes the summaries on each GPU).
+#include <algorithm>
+#include <climits>
+
+#include "sortbench/device.hpp"
+
+namespace sortbench {
+
+Validation combine_parts(const Problem& p, const std::vector<PartSummary>& parts, bool check_stable) {
+  Validation v;
+  v.checked = true;
+  const bool pairs = p.value != ValueType::none;
+  v.stability_checked = pairs && check_stable;
+  unsigned long long total = 0, first_unsorted = ULLONG_MAX, first_unstable = ULLONG_MAX, offset = 0;
+  unsigned long long in[4] = {0, 0, 0, 0}, out[4] = {0, 0, 0, 0};
+  const PartSummary* before = nullptr;  // the last non-empty part so far
+  for (const PartSummary& part : parts) {
+    total += part.n;
+    for (int k = 0; k < 4; ++k) in[k] += part.in[k], out[k] += part.out[k];
+    if (part.first_unsorted != ULLONG_MAX) first_unsorted = std::min(first_unsorted, offset + part.first_unsorted);
+    if (part.first_unstable != ULLONG_MAX) first_unstable = std::min(first_unstable, offset + part.first_unstable);
+    if (part.n && before) {
+      if (before->last_bits > part.first_bits) first_unsorted = std::min(first_unsorted, offset);
+      else if (v.stability_checked && before->last_bits == part.first_bits && before->last_value > part.first_value)
+        first_unstable = std::min(first_unstable, offset);
+    }
+    if (part.n) before = &part;
+    offset += part.n;
+  }
+  if (total != p.n) {
+    v.message = "the parts hold " + std::to_string(total) + " keys in all, the input " + std::to_string(p.n);
+    return v;
+  }
+  v.sorted = first_unsorted == ULLONG_MAX;
+  v.stable = first_unstable == ULLONG_MAX;
+  v.permutation = std::equal(in, in + 4, out);
+  if (!v.sorted) {
+    v.first_bad_index = std::int64_t(first_unsorted);
+    v.message = "not sorted: key " + std::to_string(v.first_bad_index) + " is out of order (global position)";
+  } else if (!v.permutation) {
+    v.message = pairs ? "not a permutation: the (key, index) pairs of the parts differ from those of the shards"
+                      : "not a permutation of the input keys (multiset hashes of the parts differ from the shards')";
+  } else if (v.stability_checked && !v.stable) {
+    v.first_bad_index = std::int64_t(first_unstable);
+    v.message = "not stable: equal keys at global positions " + std::to_string(v.first_bad_index - 1) + " and " +
+                std::to_string(v.first_bad_index) + " are out of input order";
+  }
+  return v;
+}
+
+}  // namespace sortbench
