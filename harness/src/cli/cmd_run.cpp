@@ -17,6 +17,7 @@
 #include "sortbench/sort.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
+#include "sortbench/nccl.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
@@ -32,6 +33,7 @@ namespace {
 // in a private temporary folder; rank 0 writes the report. All GPUs stay
 // visible to every rank (NCCL's peer-to-peer path between processes needs them).
 int spawn_ranks(const std::vector<std::string>& args, const std::vector<int>& gpus) {
+  nccl::disable_multicast();  // the ranks inherit NCCL_NVLS_ENABLE=0
   char dir[] = "/tmp/sortbench-ranks-XXXXXX";
   if (!::mkdtemp(dir)) throw std::runtime_error("--processes: cannot make a temporary folder for the NCCL id");
   const std::string id_file = std::string(dir) + "/nccl-id";
