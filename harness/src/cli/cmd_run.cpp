@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <iomanip>
 #include <set>
@@ -66,8 +67,8 @@ int spawn_ranks(const std::vector<std::string>& args, const std::vector<int>& gp
     if (rc && r) std::cerr << "sortbench: rank " << r << " on GPU " << gpus[std::size_t(r)] << " " << worker::exit_text(status) << "\n";
     if (r == 0 || rc > 1) worst = std::max(worst, rc);
   }
-  std::remove(id_file.c_str());
-  ::rmdir(dir);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);  // the id file, and those of communicators made again after an NCCL error
   return worst;
 }
 

@@ -94,6 +94,7 @@ struct DistributedRunner::State {
   bool one_per_process = false;
   int world_size = 0, my_rank = 0;
   std::string id_file;
+  int generation = 0;  // communicators made so far: a remade one reads a new id file
   void* scratch = nullptr;  // device bytes for the host-side collectives (one per process)
   std::size_t scratch_bytes = 0;
 
@@ -117,6 +118,7 @@ struct DistributedRunner::State {
       for (std::size_t i = 0; i < devices.size(); ++i) team.local[i].comm = comms[i];
     } else {
       // Rank 0 writes the unique id; the others wait for it (the launcher's shared file).
+      const std::string id_file = generation++ ? this->id_file + "." + std::to_string(generation - 1) : this->id_file;
       ncclUniqueId id{};
       if (my_rank == 0) {
         nccl::check(nccl::api().GetUniqueId(&id), "ncclGetUniqueId");
