@@ -25,6 +25,7 @@
 #include "sortbench/distributed.hpp"
 #include "sortbench/nccl.hpp"
 #include "sortbench/traffic.hpp"
+#include "radix/common/radix_common.cuh"
 
 namespace sortbench::distributed {
 
@@ -45,15 +46,8 @@ inline std::string unavailable(const Problem& p) {
 // of the local sort, the partition or merge, and the bytes sent.
 inline double key_value_bytes(const Problem& p) { return double(key_bytes(p.key) + value_bytes(p.value)); }
 
-// Offsets into one temp allocation, 256-byte aligned.
-struct Layout {
-  std::size_t bytes = 0;
-  std::size_t add(std::size_t b) {
-    const std::size_t at = bytes;
-    bytes += (b + 255) / 256 * 256;
-    return at;
-  }
-};
+using Layout = radix::TempLayout;  // offsets into one temp allocation, 256-byte aligned
+
 
 // The radix family's default point sorting `n` keys on one GPU, one instance
 // per size (the sizes of a run repeat in every sample).
@@ -136,6 +130,38 @@ class PhaseClock {
   std::vector<std::string> names_;
   std::vector<int> devices_;
   std::vector<std::vector<cudaEvent_t>> events_;
+};
+
+// What every design shares: the run dispatched on the key and value types to
+// Derived::run_typed<T, V>, and the parts, phases and bytes sent it records.
+template <class Derived>
+class TypedDistributedSort : public DistributedInstance {
+ public:
+  TypedDistributedSort(const Problem& p, std::vector<std::string> phases) : p_(p), clock_(std::move(phases)) {}
+  std::vector<Part> parts() const override { return parts_; }
+  std::vector<std::pair<std::string, double>> phases() const override { return clock_.read(); }
+  std::vector<std::size_t> bytes_sent() const override { return sent_; }
+
+ protected:
+  void dispatch(const Team& team, const std::vector<Shard>& shards) {
+#if defined(SORTBENCH_HAVE_NCCL)
+    with_key_type_in<WordKeyTypes>(p_.key, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      with_value_type(p_.value, [&](auto vtag) {
+        using V = typename decltype(vtag)::type;
+        static_cast<Derived*>(this)->template run_typed<T, V>(team, shards);
+      });
+    });
+#else
+    (void)team;
+    (void)shards;
+    throw std::runtime_error("built without NCCL");
+#endif
+  }
+  Problem p_;
+  PhaseClock clock_;
+  std::vector<Part> parts_;
+  std::vector<std::size_t> sent_;
 };
 
 #if defined(SORTBENCH_HAVE_NCCL)

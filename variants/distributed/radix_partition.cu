@@ -118,13 +118,19 @@ struct Boundary {
 };
 
 template <class P>
-class RadixPartition final : public DistributedInstance {
+class RadixPartition final : public TypedDistributedSort<RadixPartition<P>> {
+  friend class TypedDistributedSort<RadixPartition<P>>;
+  using Base = TypedDistributedSort<RadixPartition<P>>;
+  using Base::clock_;
+  using Base::p_;
+  using Base::parts_;
+  using Base::sent_;
+
  public:
   explicit RadixPartition(const Problem& p)
-      : p_(p),
-        local_(p),
-        clock_(P::kSortDuringExchange ? std::vector<std::string>{"splitters", "partition", "exchange", "sort", "merge"}
-                                      : std::vector<std::string>{"splitters", "partition", "exchange", "local_sort"}) {
+      : Base(p, P::kSortDuringExchange ? std::vector<std::string>{"splitters", "partition", "exchange", "sort", "merge"}
+                                       : std::vector<std::string>{"splitters", "partition", "exchange", "local_sort"}),
+        local_(p) {
     g_ = p.gpus;
     kb_ = key_bytes(p.key);
     vb_ = value_bytes(p.value);
@@ -151,24 +157,8 @@ class RadixPartition final : public DistributedInstance {
   void run(const Team& team, const std::vector<Shard>& shards) override {
     if (P::kSortDuringExchange && g_ != 2) throw std::runtime_error("radix partition: sort_during_exchange is for two GPUs");
     if (g_ > kMaxGpus) throw std::runtime_error("radix partition: at most " + std::to_string(kMaxGpus) + " GPUs");
-#if defined(SORTBENCH_HAVE_NCCL)
-    with_key_type_in<WordKeyTypes>(p_.key, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      with_value_type(p_.value, [&](auto vtag) {
-        using V = typename decltype(vtag)::type;
-        run_typed<T, V>(team, shards);
-      });
-    });
-#else
-    (void)team;
-    (void)shards;
-    throw std::runtime_error("built without NCCL");
-#endif
+    this->dispatch(team, shards);
   }
-
-  std::vector<Part> parts() const override { return parts_; }
-  std::vector<std::pair<std::string, double>> phases() const override { return clock_.read(); }
-  std::vector<std::size_t> bytes_sent() const override { return sent_; }
 
  private:
   struct Plan {
@@ -539,13 +529,9 @@ class RadixPartition final : public DistributedInstance {
   }
 #endif
 
-  Problem p_;
   int g_ = 2;
   std::size_t kb_ = 4, vb_ = 0, slack_ = 1, cap_ = 0;
   LocalSort local_;
-  PhaseClock clock_;
-  std::vector<Part> parts_;
-  std::vector<std::size_t> sent_;
   std::vector<int> side_devices_;
   std::vector<cudaStream_t> side_;
   std::vector<cudaEvent_t> side_done_, partitioned_;

@@ -44,10 +44,17 @@ __global__ void cut_kernel(const T* sorted, std::size_t n, std::uint32_t rank, b
 }
 
 template <class P>
-class SampleSort final : public DistributedInstance {
+class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
+  friend class TypedDistributedSort<SampleSort<P>>;
+  using Base = TypedDistributedSort<SampleSort<P>>;
+  using Base::clock_;
+  using Base::p_;
+  using Base::parts_;
+  using Base::sent_;
+
  public:
   explicit SampleSort(const Problem& p)
-      : p_(p), local_(p), clock_({"local_sort", "splitters", "exchange", "merge"}) {
+      : Base(p, {"local_sort", "splitters", "exchange", "merge"}), local_(p) {
     g_ = p.gpus;
     kb_ = key_bytes(p.key);
     vb_ = value_bytes(p.value);
@@ -61,24 +68,8 @@ class SampleSort final : public DistributedInstance {
   std::size_t temp_bytes(int rank) override { return plan(rank).bytes; }
 
   void run(const Team& team, const std::vector<Shard>& shards) override {
-#if defined(SORTBENCH_HAVE_NCCL)
-    with_key_type_in<WordKeyTypes>(p_.key, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      with_value_type(p_.value, [&](auto vtag) {
-        using V = typename decltype(vtag)::type;
-        run_typed<T, V>(team, shards);
-      });
-    });
-#else
-    (void)team;
-    (void)shards;
-    throw std::runtime_error("built without NCCL");
-#endif
+    this->dispatch(team, shards);
   }
-
-  std::vector<Part> parts() const override { return parts_; }
-  std::vector<std::pair<std::string, double>> phases() const override { return clock_.read(); }
-  std::vector<std::size_t> bytes_sent() const override { return sent_; }
 
  private:
   struct Plan {
@@ -229,13 +220,9 @@ class SampleSort final : public DistributedInstance {
   }
 #endif
 
-  Problem p_;
   int g_ = 2;
   std::size_t kb_ = 4, vb_ = 0, cap_ = 0;
   LocalSort local_;
-  PhaseClock clock_;
-  std::vector<Part> parts_;
-  std::vector<std::size_t> sent_;
 };
 
 template <class P>

@@ -48,6 +48,23 @@ struct Workload {
   Problem problem() const { return {key, value, order, n, gpus()}; }
 };
 
+// A result naming what runs: the variant on the workload (as problem p), before any outcome.
+inline PointResult result_for(const VariantInfo& v, const Workload& w, const Problem& p) {
+  PointResult r;
+  r.variant = v.label;
+  r.family = v.family;
+  r.params = v.params;
+  r.claims_stable = v.stable;
+  r.key = p.key;
+  r.value = p.value;
+  r.order = p.order;
+  r.n = p.n;
+  r.distribution = w.dist.name();
+  r.seed = w.seed;
+  r.bytes_per_key = v.bytes_per_key(p);
+  return r;
+}
+
 // Why `dist` cannot produce keys of type `k` (empty if it can).
 std::string distribution_skip_reason(const Distribution& d, KeyType k);
 // Fills d_keys[0..n) on the GPU (files are read on the host and copied).

@@ -380,19 +380,8 @@ PointResult DistributedRunner::measure(const VariantInfo& v) {
   State& s = *st_;
   Problem p = s.w.problem();
   p.gpus = s.g();
-  PointResult r;
-  r.variant = v.label;
-  r.family = v.family;
-  r.params = v.params;
-  r.claims_stable = v.stable;
-  r.key = p.key;
-  r.value = p.value;
-  r.order = p.order;
-  r.n = p.n;
-  r.distribution = s.w.dist.name();
-  r.seed = s.w.seed;
+  PointResult r = result_for(v, s.w, p);
   r.gpus = s.one_per_process ? s.gather_values(s.devices) : s.devices;
-  r.bytes_per_key = v.bytes_per_key(p);
   r.cold_l2 = s.m.cold_l2;
   auto skip = [&](const std::string& why) {
     r.status = Status::skipped;

@@ -150,18 +150,7 @@ PointResult Runner::measure(const VariantInfo& v) {
   State& s = *st_;
   cuda_check(cudaSetDevice(s.info.ordinal), "cudaSetDevice");
   const Problem p = s.w.problem();
-  PointResult r;
-  r.variant = v.label;
-  r.family = v.family;
-  r.params = v.params;
-  r.claims_stable = v.stable;
-  r.key = p.key;
-  r.value = p.value;
-  r.order = p.order;
-  r.n = p.n;
-  r.distribution = s.w.dist.name();
-  r.seed = s.w.seed;
-  r.bytes_per_key = v.bytes_per_key(p);
+  PointResult r = result_for(v, s.w, p);
   r.cold_l2 = s.m.cold_l2 && !v.host;
 
   auto skip = [&](const std::string& why) {
