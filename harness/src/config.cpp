@@ -388,6 +388,12 @@ std::vector<std::string> check_key_files(const SweepConfig& c, const std::string
   return paths;
 }
 
+std::string gpu_list_text(const std::vector<int>& gpus) {
+  std::string s;
+  for (std::size_t i = 0; i < gpus.size(); ++i) s += (i ? "," : "") + std::to_string(gpus[i]);
+  return s;
+}
+
 std::vector<int> parse_gpu_list(const std::string& spec, const std::string& where) {
   std::vector<int> out;
   for (const auto& item : split_list(spec, where)) {

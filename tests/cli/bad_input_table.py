@@ -170,6 +170,10 @@ def make_fixtures(binary, src, d):
     config("c-no-sizes.json", {"distributions": ["uniform"]})
     config("c-range.json", dict(base, sizes=["1:1e12:+1"]))
     config("c-top-array.json", "[]")
+    config("c-gpus-empty.json", dict(base, gpus=[]))
+    config("c-gpus-twice.json", dict(base, sweeps=[{"gpus": [1, 1]}]))
+    config("c-gpus-nested.json", dict(base, gpus=[[0, 1]]))
+    config("c-gpus-three.json", dict(base, sweeps=[{"gpus": [0, 1]}, {"gpus": [0, 1, 2]}]))
     # Key files: 1000 u32 keys; lengths that are not whole u32 or u64 keys; an empty one.
     write(os.path.join(d, "keys.bin"), bytes(4000), "wb")
     write(os.path.join(d, "keys-odd.bin"), bytes(4002), "wb")

@@ -10,12 +10,7 @@ source "$(dirname "$0")/scratch.sh"
 bin=$(realpath "$1")
 cd "$work"
 
-if ! err=$("$bin" info 2>&1 >/dev/null); then
-  if grep -q "no usable CUDA GPU" <<<"$err"; then echo "SKIPPED: $err"; exit 77; fi
-  fail "sortbench info: $err"
-fi
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
-[ "${gpus:-0}" -ge 2 ] || { echo "SKIPPED: needs 2 GPUs, this machine has ${gpus:-0}"; exit 77; }
+need_gpus "$bin" 2
 
 axes=(--variants 'distributed.*,cub.radix_sort.off64' --gpus 0,1 --n 4097,1048579 --key u32,u64 --values none,u32
       --dist uniform,entropy:0.0 --budget 0.05)

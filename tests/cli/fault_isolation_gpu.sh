@@ -10,10 +10,7 @@ source "$(dirname "$0")/scratch.sh"
 bin=$(realpath "$1")
 cd "$work"
 
-if ! err=$("$bin" info 2>&1 >/dev/null); then
-  if grep -q "no usable CUDA GPU" <<<"$err"; then echo "SKIPPED: $err"; exit 77; fi
-  fail "sortbench info: $err"
-fi
+need_gpus "$bin" 1
 
 onesweep=radix.onesweep.rb8.ipt16.tpb384.mb2
 cat > faults.json <<JSON

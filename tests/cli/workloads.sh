@@ -24,4 +24,25 @@ JSON
 [ "$(grep -c . err.txt)" = 1 ] || fail "twice: expected one warning line: $(cat err.txt)"
 grep -q "^sortbench: warning: twice.json: 2 workloads listed by more than one sweep; each is measured once$" err.txt \
   || fail "twice: warning: $(cat err.txt)"
+# The same workload on other GPUs is another point, and the plan says which GPUs:
+# a single-GPU variant runs once per first GPU, a distributed one per GPU set.
+cat > gpus.json <<'JSON'
+{"name": "gpus", "variants": ["cub.radix_sort.off64", "distributed.sample_sort.s1024"], "sizes": ["2^20"],
+ "distributions": ["uniform"], "sweeps": [{"gpus": [0, 1]}, {"gpus": [0, 1, 2]}, {"gpus": [1, 0]}]}
+JSON
+"$bin" run --config gpus.json --dry-run > out.txt 2> err.txt || fail "gpus: exit $?: $(cat err.txt)"
+cat > want.txt <<'TXT'
+cub.radix_sort.off64 u32/none ascending n=1048576 uniform gpus=0,1
+distributed.sample_sort.s1024 u32/none ascending n=1048576 uniform gpus=0,1
+distributed.sample_sort.s1024 u32/none ascending n=1048576 uniform gpus=0,1,2
+cub.radix_sort.off64 u32/none ascending n=1048576 uniform gpus=1,0
+distributed.sample_sort.s1024 u32/none ascending n=1048576 uniform gpus=1,0
+5 points
+TXT
+diff want.txt out.txt > /dev/null || fail "gpus: plan: $(diff want.txt out.txt)"
+# --processes plans the same points and starts no process for a dry run.
+"$bin" run --config gpus.json --gpus 0,1 --processes --dry-run > out.txt 2> err.txt \
+  || fail "processes: exit $?: $(cat err.txt)"
+[ "$(tail -n 1 out.txt)" = "2 points" ] || fail "processes: expected 2 points once: $(cat out.txt)"
+[ -s err.txt ] && fail "processes: a dry run says nothing on stderr: $(cat err.txt)"
 echo "workloads: ok"

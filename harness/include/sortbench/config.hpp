@@ -36,6 +36,8 @@ struct SweepAxes {
 
 // "0,1" -> {0, 1}: distinct CUDA ordinals, each 0..1023; `where` prefixes errors.
 std::vector<int> parse_gpu_list(const std::string& spec, const std::string& where);
+// {0, 1} -> "0,1": the inverse, for messages and plans.
+std::string gpu_list_text(const std::vector<int>& gpus);
 
 struct SweepConfig {
   std::string name = "sweep";

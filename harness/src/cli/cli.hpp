@@ -76,6 +76,14 @@ std::string utc_now();
 std::string hostname();
 std::string size_text(std::size_t n);     // 2^k for powers of two
 std::string join(const std::vector<std::string>& items, const std::string& sep);
+// This binary started once per child (argv[0] included, the environment
+// variables of `env` set in that child alone), all at once; waits for every
+// one and returns their wait statuses in order (worker::exit_text words one).
+struct SelfChild {
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+std::vector<int> run_self_children(std::vector<SelfChild> children);
 // Throws std::runtime_error (exit 1) when no CUDA GPU is usable.
 void require_gpu();
 // The worker process of tune and run --isolate (sortbench/worker.hpp) on the

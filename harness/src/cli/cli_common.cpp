@@ -1,3 +1,4 @@
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -6,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <ctime>
 #include <iomanip>
@@ -153,6 +155,34 @@ std::string hostname() {
 std::string size_text(std::size_t n) {
   if (n >= 1024 && (n & (n - 1)) == 0) return "2^" + std::to_string(int(std::log2(double(n))));
   return std::to_string(n);
+}
+
+std::vector<int> run_self_children(std::vector<SelfChild> children) {
+  std::vector<pid_t> pids;
+  for (auto& c : children) {
+    std::vector<char*> argv;
+    for (auto& x : c.argv) argv.push_back(x.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+      for (pid_t p : pids) ::waitpid(p, nullptr, 0);  // none is left running unwatched
+      throw std::runtime_error("cannot start a process (" + c.argv.at(1) + "): " + std::strerror(errno));
+    }
+    if (pid == 0) {
+      for (const auto& [k, v] : c.env) ::setenv(k.c_str(), v.c_str(), 1);
+      ::execv("/proc/self/exe", argv.data());
+      ::_exit(127);
+    }
+    pids.push_back(pid);
+  }
+  std::vector<int> statuses;
+  for (pid_t p : pids) {
+    int status = 0;
+    while (::waitpid(p, &status, 0) < 0 && errno == EINTR) {
+    }
+    statuses.push_back(status);
+  }
+  return statuses;
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {

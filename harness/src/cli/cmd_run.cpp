@@ -39,30 +39,20 @@ int spawn_ranks(const std::vector<std::string>& args, const std::vector<int>& gp
   if (!::mkdtemp(dir)) throw std::runtime_error("--processes: cannot make a temporary folder for the NCCL id");
   const std::string id_file = std::string(dir) + "/nccl-id";
   const int world = int(gpus.size());
-  std::vector<pid_t> pids;
+  std::vector<SelfChild> ranks(static_cast<std::size_t>(world));
   for (int r = 0; r < world; ++r) {
-    std::vector<std::string> a = {"sortbench", "run"};
+    auto& a = ranks[std::size_t(r)].argv = {"sortbench", "run"};
     for (const auto& x : args)
       if (x != "--processes") a.push_back(x);
     for (const std::string& x : {std::string("--world"), std::to_string(world), std::string("--rank"), std::to_string(r),
                                  std::string("--device"), std::to_string(gpus[std::size_t(r)]), std::string("--nccl-id-file"),
                                  id_file})
       a.push_back(x);
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error("--processes: cannot start rank " + std::to_string(r));
-    if (pid == 0) {
-      std::vector<char*> argv;
-      for (auto& x : a) argv.push_back(x.data());
-      argv.push_back(nullptr);
-      ::execv("/proc/self/exe", argv.data());
-      ::_exit(127);
-    }
-    pids.push_back(pid);
   }
+  const std::vector<int> statuses = run_self_children(std::move(ranks));
   int worst = 0;
   for (int r = 0; r < world; ++r) {
-    int status = 0;
-    ::waitpid(pids[std::size_t(r)], &status, 0);
+    const int status = statuses[std::size_t(r)];
     const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     if (rc && r) std::cerr << "sortbench: rank " << r << " on GPU " << gpus[std::size_t(r)] << " " << worker::exit_text(status) << "\n";
     if (r == 0 || rc > 1) worst = std::max(worst, rc);
@@ -117,7 +107,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   if (vm.count("processes")) {
     if (!vm.count("gpus")) throw ConfigError("--processes: needs --gpus (the GPUs to start one process each for)");
     if (vm.count("world") || vm.count("isolate")) throw ConfigError("--processes: not with --world or --isolate");
-    return spawn_ranks(args, parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus"));
+    // A dry run plans the same points however many processes would measure them: it starts none.
+    if (!vm.count("dry-run")) return spawn_ranks(args, parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus"));
   }
   int world = 0, rank = 0, rank_device = 0;
   std::string id_file;
@@ -129,6 +120,15 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     rank = int(count_flag(vm, "rank", 0, std::uint64_t(world - 1)));
     if (vm.count("device")) rank_device = int(count_flag(vm, "device", 0, 1023));
     id_file = vm["nccl-id-file"].as<std::string>();
+    // The other ranks read whatever file is at this path: one left by an
+    // earlier launch would hand them a dead id, so rank 0 wants a new path.
+    if (rank == 0) {
+      std::error_code ec;
+      if (std::filesystem::exists(std::filesystem::symlink_status(id_file, ec)))
+        throw ConfigError("--nccl-id-file: '" + id_file + "' exists (an earlier launch's id?); expected a path that " +
+                          "does not exist yet: rank 0 writes it and removes it once every rank has joined");
+      files::check_output(id_file, "--nccl-id-file", {});
+    }
   }
   const bool fake = vm.count("fake-evaluator") > 0;
   const std::string crash_glob = vm.count("fake-crash") ? vm["fake-crash"].as<std::string>() : "";
@@ -161,6 +161,16 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     std::cerr << "sortbench: warning: " << cfg.source << ": " << repeats << " workload" << (repeats == 1 ? "" : "s")
               << " listed by more than one sweep; each is measured once\n";
   apply_sweep_axes(cfg, vm);
+  // Under --world every distributed point spans the launch's ranks: a sweep
+  // naming another number of GPUs would be reported as spanning GPUs it never used.
+  if (world)
+    for (std::size_t i = 0; i < cfg.sweeps.size(); ++i) {
+      const auto& g = cfg.sweeps[i].gpus;
+      if (g.size() > 1 && g.size() != std::size_t(world))
+        throw ConfigError((vm.count("gpus") ? std::string("--gpus") : cfg.source + ": sweep " + std::to_string(i + 1)) +
+                          ": names " + std::to_string(g.size()) + " GPUs, but --world is " + std::to_string(world) +
+                          "; with --world a point spans every rank: name " + std::to_string(world) + " GPUs or none");
+    }
   if (vm.count("variants") || vm.count("n") || vm.count("dist") || vm.count("key") || vm.count("values") ||
       vm.count("order") || vm.count("gpus"))
     cfg.source += " with command-line axes";
@@ -242,7 +252,9 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       for (auto* v : variants_for(w)) {
         ++total;
         std::cout << v->label << " " << to_string(w.key) << "/" << to_string(w.value) << " " << to_string(w.order)
-                  << " n=" << w.n << " " << w.dist.name() << "\n";
+                  << " n=" << w.n << " " << w.dist.name();
+        if (w.gpus() > 1) std::cout << " gpus=" << gpu_list_text(w.devices);
+        std::cout << "\n";
       }
     std::cout << total << " points\n";
     return 0;

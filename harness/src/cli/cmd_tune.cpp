@@ -123,34 +123,23 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
     base.push_back(args[i]);
   }
   const std::size_t n = devices.size();
-  std::vector<pid_t> pids;
   std::vector<std::string> outs;
+  std::vector<SelfChild> shards(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string shard = std::to_string(i) + "/" + std::to_string(n);
     outs.push_back(out_base + ".shard-" + std::to_string(i) + "-of-" + std::to_string(n) + ".json");
-    std::vector<std::string> a = {"sortbench", "tune"};
+    auto& a = shards[i].argv = {"sortbench", "tune"};
     a.insert(a.end(), base.begin(), base.end());
     for (const std::string& x : {std::string("--shard"), shard, std::string("--out"), outs.back(),
                                  std::string("--log-prefix"), "[gpu " + devices[i] + " shard " + shard + "] "})
       a.push_back(x);
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error("cannot start a shard process");
-    if (pid == 0) {
-      ::setenv("CUDA_VISIBLE_DEVICES", devices[i].c_str(), 1);
-      std::vector<char*> argv;
-      for (auto& s : a) argv.push_back(s.data());
-      argv.push_back(nullptr);
-      ::execv("/proc/self/exe", argv.data());
-      ::_exit(127);
-    }
-    pids.push_back(pid);
+    shards[i].env = {{"CUDA_VISIBLE_DEVICES", devices[i]}};
   }
+  const std::vector<int> statuses = run_self_children(std::move(shards));
   int worst = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    int status = 0;
-    ::waitpid(pids[i], &status, 0);
-    const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    if (rc) std::cerr << "sortbench: shard " << i << "/" << n << " on GPU " << devices[i] << " " << worker::exit_text(status) << "\n";
+    const int rc = WIFEXITED(statuses[i]) ? WEXITSTATUS(statuses[i]) : 1;
+    if (rc) std::cerr << "sortbench: shard " << i << "/" << n << " on GPU " << devices[i] << " " << worker::exit_text(statuses[i]) << "\n";
     worst = std::max(worst, rc);
   }
   if (worst == 2) return 2;

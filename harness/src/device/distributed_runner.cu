@@ -9,11 +9,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <numeric>
 #include <thread>
 
 #include <unistd.h>
 
+#include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/distributed.hpp"
 #include "sortbench/nccl.hpp"
@@ -28,12 +30,6 @@ std::string gib(double bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", bytes / kGiB);
   return buf;
-}
-
-std::string device_list(const std::vector<int>& d) {
-  std::string s;
-  for (std::size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-  return s;
 }
 
 struct Buffer {
@@ -122,6 +118,9 @@ struct DistributedRunner::State {
       ncclUniqueId id{};
       if (my_rank == 0) {
         nccl::check(nccl::api().GetUniqueId(&id), "ncclGetUniqueId");
+        std::error_code ec;
+        const auto folder = std::filesystem::path(id_file).parent_path();
+        if (!folder.empty()) std::filesystem::create_directories(folder, ec);
         const std::string tmp = id_file + ".tmp" + std::to_string(::getpid());
         FILE* f = std::fopen(tmp.c_str(), "wb");
         if (!f || std::fwrite(&id, sizeof id, 1, f) != 1 || std::fclose(f) != 0 || std::rename(tmp.c_str(), id_file.c_str()))
@@ -141,7 +140,11 @@ struct DistributedRunner::State {
       }
       set(0);
       ncclComm_t comm = nullptr;
-      nccl::check(nccl::api().CommInitRank(&comm, world_size, id, my_rank), "ncclCommInitRank");
+      const ncclResult_t joined = nccl::api().CommInitRank(&comm, world_size, id, my_rank);
+      // Every rank has read the id once the collective init returns (or it has
+      // failed): rank 0 removes it, so no later launch can read this one's id.
+      if (my_rank == 0) std::remove(id_file.c_str());
+      nccl::check(joined, "ncclCommInitRank");
       team.local[0].comm = comm;
     }
     comms_ready = true;
@@ -261,11 +264,11 @@ void DistributedRunner::init() {
   std::vector<int> sorted = s.devices;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-    unavailable_ = "GPUs " + device_list(s.devices) + ": a GPU is named twice";
+    unavailable_ = "GPUs " + gpu_list_text(s.devices) + ": a GPU is named twice";
     return;
   }
   if (sorted.empty() || sorted.back() >= count) {
-    unavailable_ = "needs GPU" + std::string(s.devices.size() == 1 ? " " : "s ") + device_list(s.devices) +
+    unavailable_ = "needs GPU" + std::string(s.devices.size() == 1 ? " " : "s ") + gpu_list_text(s.devices) +
                    "; this machine has " + std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
     return;
   }
