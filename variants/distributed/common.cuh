@@ -403,6 +403,39 @@ cudaError_t merge_runs(void* temp, std::size_t& bytes, const T* k0, const V* v0,
   }
 }
 
+// merge_runs's temporary bytes for two runs of `cap` elements in all, of the problem's types.
+inline std::size_t merge_temp_bytes(const Problem& p, std::size_t cap) {
+  std::size_t bytes = 0;
+  with_key_type_in<WordKeyTypes>(p.key, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    with_value_type(p.value, [&](auto vtag) {
+      using V = typename decltype(vtag)::type;
+      const T* k = nullptr;
+      const V* v = nullptr;
+      cuda_check(merge_runs<T, V>(nullptr, bytes, k, v, cap / 2, k, v, cap - cap / 2, static_cast<T*>(nullptr),
+                                  static_cast<V*>(nullptr), false, nullptr),
+                 "merge temp");
+    });
+  });
+  return bytes;
+}
+
+// Each rank's plan of its temporary storage, made once (the first temp_bytes
+// query or warm-up run), so no timed run spends host time on CUB's size queries.
+template <class Plan>
+class PlanPerRank {
+ public:
+  template <class Make>
+  const Plan& get(int rank, Make&& make) {
+    auto it = plans_.find(rank);
+    if (it == plans_.end()) it = plans_.emplace(rank, make(rank)).first;
+    return it->second;
+  }
+
+ private:
+  std::map<int, Plan> plans_;
+};
+
 // --- stable class partition ----------------------------------------------
 // Each key gets a class 0..C-1 (a functor of its key); the keys of class c
 // end up contiguous, in class order, each class in input order. Per tile of

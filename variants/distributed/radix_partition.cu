@@ -168,7 +168,10 @@ class RadixPartition final : public TypedDistributedSort<RadixPartition<P>> {
     ClassPartitionTemp partition;
   };
 
-  Plan plan(int rank) {
+  const Plan& plan(int rank) { return plans_.get(rank, [this](int r) { return make_plan(r); }); }
+  PlanPerRank<Plan> plans_;
+
+  Plan make_plan(int rank) {
     Plan t;
     Layout l;
     const std::size_t n = shard_size(p_.n, g_, rank);
@@ -183,19 +186,7 @@ class RadixPartition final : public TypedDistributedSort<RadixPartition<P>> {
     t.o_values = l.add(cap_ * vb_);
     t.sort_bytes = local_.temp_bytes(cap_);
     t.sort_temp = l.add(t.sort_bytes);
-    if (P::kSortDuringExchange) {
-      with_key_type_in<WordKeyTypes>(p_.key, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        with_value_type(p_.value, [&](auto vtag) {
-          using V = typename decltype(vtag)::type;
-          const T* k = nullptr;
-          const V* v = nullptr;
-          cuda_check(merge_runs<T, V>(nullptr, t.merge_bytes, k, v, cap_ / 2, k, v, cap_ - cap_ / 2,
-                                      static_cast<T*>(nullptr), static_cast<V*>(nullptr), false, nullptr),
-                     "merge temp");
-        });
-      });
-    }
+    if (P::kSortDuringExchange) t.merge_bytes = merge_temp_bytes(p_, cap_);
     t.merge_temp = l.add(t.merge_bytes);
     t.queries = l.add(kMaxGpus * sizeof(DigitQuery));
     t.hist = l.add(std::size_t(kMaxGpus) * P::kDigits * 8);

@@ -79,7 +79,10 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
     std::size_t samples, gathered, splitters, split, splits_gathered;
   };
 
-  Plan plan(int rank) {
+  const Plan& plan(int rank) { return plans_.get(rank, [this](int r) { return make_plan(r); }); }
+  PlanPerRank<Plan> plans_;
+
+  Plan make_plan(int rank) {
     Plan t;
     Layout& l = t.layout;
     const std::size_t n = shard_size(p_.n, g_, rank);
@@ -93,19 +96,7 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
     t.o_values = l.add(two ? cap_ * vb_ : 0);
     t.sort_bytes = std::max(local_.temp_bytes(n), g_ > 2 ? local_.temp_bytes(cap_) : 0);
     t.sort_temp = l.add(t.sort_bytes);
-    if (g_ == 2) {
-      with_key_type_in<WordKeyTypes>(p_.key, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        with_value_type(p_.value, [&](auto vtag) {
-          using V = typename decltype(vtag)::type;
-          const T* k = nullptr;
-          const V* v = nullptr;
-          cuda_check(merge_runs<T, V>(nullptr, t.merge_bytes, k, v, cap_ / 2, k, v, cap_ - cap_ / 2,
-                                      static_cast<T*>(nullptr), static_cast<V*>(nullptr), false, nullptr),
-                     "merge temp");
-        });
-      });
-    }
+    if (g_ == 2) t.merge_bytes = merge_temp_bytes(p_, cap_);
     t.merge_temp = l.add(t.merge_bytes);
     t.samples = l.add(P::kSamplesPerGpu * sizeof(Sample));
     t.gathered = l.add(std::size_t(g_) * P::kSamplesPerGpu * sizeof(Sample));
