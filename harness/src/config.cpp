@@ -275,7 +275,14 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
   if (doc.contains("name")) {
     if (!doc["name"].is_string() || doc["name"].get<std::string>().empty()) fail(root + ".name", "expected a non-empty string");
     c.name = doc["name"].get<std::string>();
-    if (c.name.find_first_of("/\\ ") != std::string::npos) fail(root + ".name", "expected a name without '/', '\\' or spaces");
+    // It names report and cache files: no path separators, control characters
+    // (a NUL would cut the file name short) or names of folders.
+    const bool control = std::any_of(c.name.begin(), c.name.end(), [](char ch) {
+      return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+    });
+    if (control || c.name.find_first_of("/\\ ") != std::string::npos || c.name == "." || c.name == ".." ||
+        c.name.size() > 200)
+      fail(root + ".name", "expected a name without '/', '\\', spaces or control characters, at most 200 bytes, not '.' or '..'");
   }
   if (doc.contains("variants")) {
     c.variants = strings_at(doc, "variants", root + ".variants");

@@ -2,9 +2,13 @@
 #include "sortbench/plugin.hpp"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <openssl/sha.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -45,6 +49,36 @@ std::string dlopen_problem(const std::string& error) {
   return "cannot be loaded: " + error;
 }
 
+// dlopen maps a shared library's segments as its headers describe them: a
+// truncated file maps pages past its end, and the first touch of one is a
+// SIGBUS, not an error. So the headers' extents are checked against the size
+// first. Empty where the file holds everything its ELF headers describe, or is
+// no 64-bit ELF file at all (dlopen words that refusal).
+std::string elf_truncation(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::uint64_t size = bytes.size();
+  Elf64_Ehdr eh{};
+  if (size < sizeof eh) return "";
+  std::memcpy(&eh, bytes.data(), sizeof eh);
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64) return "";
+  std::uint64_t need = sizeof eh;
+  auto cover = [&](std::uint64_t off, std::uint64_t len) {
+    need = std::max(need, off + len < off ? ~std::uint64_t(0) : off + len);
+  };
+  cover(eh.e_phoff, std::uint64_t(eh.e_phnum) * eh.e_phentsize);
+  if (eh.e_shoff) cover(eh.e_shoff, std::uint64_t(eh.e_shnum) * eh.e_shentsize);
+  if (need <= size && eh.e_phentsize >= sizeof(Elf64_Phdr))
+    for (std::uint16_t i = 0; i < eh.e_phnum; ++i) {
+      Elf64_Phdr ph{};
+      std::memcpy(&ph, bytes.data() + eh.e_phoff + std::uint64_t(i) * eh.e_phentsize, sizeof ph);
+      if (ph.p_type == PT_LOAD) cover(ph.p_offset, ph.p_filesz);
+    }
+  if (need <= size) return "";
+  return "is truncated: its ELF headers describe at least " + std::to_string(need) + " bytes, the file has " +
+         std::to_string(size) + "; expected a plugin built with sortbench_add_plugin";
+}
+
 void load_one(const PluginPath& p) {
   const std::string where = p.where + ": " + p.path;
   files::check_input(p.path, p.where, "plugin");
@@ -58,6 +92,7 @@ void load_one(const PluginPath& p) {
   } catch (const std::exception& e) {
     throw ConfigError(where + ": " + e.what());
   }
+  if (const std::string cut = elf_truncation(path); !cut.empty()) throw ConfigError(where + ": " + cut);
   Registry& reg = Registry::instance();
   reg.begin_staging();
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

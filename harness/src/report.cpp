@@ -253,9 +253,38 @@ Report report_from_json(const json& doc, const std::string& where) {
     device.object();
     for (const char* field : {"name", "model", "uuid"})
       if (device.has(field)) device[field].string();
+    for (const char* field : {"sm_clock_peak_mhz", "sm_clock_mhz", "mem_clock_peak_mhz", "copy_gb_per_s"})
+      if (device.has(field)) device[field].non_negative();
+  }
+  if (context.has("build")) {
+    const JsonAt build = context["build"];
+    build.object();
+    for (const char* field : {"git_commit", "build_type"})
+      if (build.has(field)) build[field].string();
+    if (build.has("git_dirty")) build["git_dirty"].boolean();
+  }
+  for (const char* field : {"timestamp", "command_line"})
+    if (context.has(field)) context[field].string();
+  if (context.has("host")) {
+    context["host"].object();
+    if (context["host"].has("hostname")) context["host"]["hostname"].string();
   }
   if (context.has("config")) context["config"].object();
-  if (context.has("tune")) context["tune"].object();
+  if (context.has("tune")) {
+    const JsonAt tune = context["tune"];
+    tune.object();
+    if (tune.has("shard")) tune["shard"].string();
+    for (const char* field : {"evaluations", "cache_hits"})
+      if (tune.has(field)) tune[field].unsigned_integer();
+    if (tune.has("wall_s")) tune["wall_s"].non_negative();
+    if (tune.has("groups")) tune["groups"].array();
+    if (tune.has("resources")) {
+      const JsonAt resources = tune["resources"];
+      resources.object();
+      if (resources.has("points")) resources["points"].object();
+      if (resources.has("undeclared")) resources["undeclared"].array();
+    }
+  }
   const JsonAt results = j["results"];
   // One result per variant and workload: compare and merge pair results by these.
   std::map<std::string, std::size_t> first_of;

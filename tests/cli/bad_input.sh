@@ -63,5 +63,21 @@ fi
 "$bin" list --json | python3 -c 'import json,sys; v=json.load(sys.stdin); assert any(x["label"]=="cub.radix_sort.off64" and "f16" in x["key_types"] and "u64" in x["value_types"] for x in v)' \
   || { echo "FAIL: list --json"; fails=$((fails + 1)); }
 
+# Output that cannot be written is a failure (exit 1, said once); a reader that
+# stops early (`| head`) is not.
+if [ -w /dev/full ]; then
+  out=$("$bin" list --json 2>&1 >/dev/full)
+  rc=$?
+  case "$rc:$out" in
+    "1:sortbench: cannot write to standard output"*) ;;
+    *) echo "FAIL: list --json > /dev/full -> exit $rc: $out"; fails=$((fails + 1)) ;;
+  esac
+fi
+"$bin" list 2>"$tmp/head.err" | head -n 1 >/dev/null
+if [ -s "$tmp/head.err" ]; then
+  echo "FAIL: list | head -n 1: $(cat "$tmp/head.err")"
+  fails=$((fails + 1))
+fi
+
 echo "$fails failures"
 [ "$fails" = 0 ]

@@ -87,6 +87,7 @@ def make_fixtures(binary, src, d):
     write(os.path.join(d, "space.json"), json.dumps(space))
     space2 = dict(space, sweeps=[dict(space["sweeps"][0], sizes=["2^20"])])
     write(os.path.join(d, "space2.json"), json.dumps(space2))
+    write(os.path.join(d, "sp.shard-0-of-2.json"), json.dumps(space))  # a space named like a --devices shard report
     # A space of real variants: rows without the fake evaluator must be refused before the GPU check.
     write(os.path.join(d, "real-space.json"), json.dumps(dict(space, name="real", variants=["radix.onesweep.*"])))
     # A tune as two shards side by side, merged; a shard of another GPU model; its caches.
@@ -161,6 +162,8 @@ def make_fixtures(binary, src, d):
     config("c-bad-best.json", dict(base, variants=["best:nosuch"]))
     config("c-empty-best.json", dict(base, variants=["best:"]))
     config("c-slash-name.json", dict(base, name="a/b"))
+    config("c-nul-name.json", dict(base, name="a\u0000b"))
+    config("c-dotdot-name.json", dict(base, name=".."))
     config("c-min-samples.json", dict(base, measure={"min_samples": 0}))
     config("c-max-below-min.json", dict(base, measure={"min_samples": 50, "max_samples": 10}))
     config("c-measure-field.json", dict(base, measure={"speed": 1}))
@@ -202,6 +205,10 @@ def make_fixtures(binary, src, d):
     for name in os.listdir(plugin_dir):
         if name.startswith("plugin_") and name.endswith(".so"):
             shutil.copy(os.path.join(plugin_dir, name), os.path.join(d, "plugins", name))
+    # Cut short (a copy interrupted): dlopen would map pages past its end (SIGBUS).
+    good = open(os.path.join(plugin_dir, "plugin_good.so"), "rb").read()
+    write(os.path.join(d, "plugins", "cut_half.so"), good[:len(good) // 2], "wb")
+    write(os.path.join(d, "plugins", "cut_4096.so"), good[:4096], "wb")
     with open(os.path.join(d, "plugins", "not_a_plugin.so"), "w") as f:
         f.write("just text\n")
 

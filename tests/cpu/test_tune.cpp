@@ -509,6 +509,56 @@ TEST(TuneBest, DispatchReadsBestJsonForThisGpuOnly) {
   EXPECT_EQ(detail::tuned_label(path + ".missing", "h100-80gb-hbm3", KeyType::u32, ValueType::none, 1 << 24), "");
 }
 
+// `sortbench run best:FAMILY` reads best.json strictly: no file or another GPU
+// is the default point; a file of another kind or with a mistyped entry is
+// refused naming the file and JSON path. Every committed best.json reads.
+TEST(TuneBest, RunReadsBestJsonStrictly) {
+  for (const char* model : {"h100-80gb-hbm3", "h200"}) {
+    const std::string path = std::string(SORTBENCH_SOURCE_DIR) + "/results/" + model + "/best.json";
+    const json doc = read_best_json(path, model);
+    ASSERT_TRUE(doc.is_object()) << path;
+    EXPECT_FALSE(doc["entries"].empty()) << path;
+  }
+  const std::string path = temp_path("best-strict.json");
+  const json entry = {{"key", "u32"}, {"value", "none"}, {"order", "ascending"}, {"n_min", 1 << 20},
+                      {"n_max", 1 << 28}, {"variant", "radix.x.rb8"}, {"ours", "radix.x.rb8"}, {"score", 1.1}};
+  const json good = {{"schema", "sortbench-best"}, {"schema_version", 2}, {"gpu_model", "h200"},
+                     {"entries", json::array({entry})}};
+  std::filesystem::remove(path);
+  EXPECT_TRUE(read_best_json(path, "h200").is_null());  // no file
+  std::ofstream(path, std::ios::trunc) << good.dump();
+  EXPECT_EQ(read_best_json(path, "h200")["entries"][0]["variant"], "radix.x.rb8");
+  EXPECT_TRUE(read_best_json(path, "h100-80gb-hbm3").is_null());  // another GPU
+  auto with = [&](const std::string& key, const json& v) {
+    json d = good;
+    d[key] = v;
+    return d;
+  };
+  auto refused = [&](const json& doc, const std::string& want) {
+    std::ofstream(path, std::ios::trunc) << doc.dump();
+    try {
+      read_best_json(path, "h200");
+      ADD_FAILURE() << "accepted " << doc.dump();
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(path + ": " + want), std::string::npos) << e.what();
+    }
+  };
+  refused({{"schema", "sortbench-report"}}, "not a sortbench best.json");
+  refused(with("schema_version", 9), "$.schema_version: expected 1 or 2");
+  refused(with("entries", "x"), "$.entries: expected");
+  json e = entry;
+  e["n_min"] = "x";
+  refused(with("entries", json::array({e})), "$.entries[0].n_min: expected");
+  e = entry;
+  e["key"] = "u24";
+  refused(with("entries", json::array({e})), "$.entries[0].key: expected a key type");
+  e = entry;
+  e["n_max"] = 5;
+  refused(with("entries", json::array({e})), "$.entries[0].n_max: expected n_max at least n_min");
+  std::ofstream(path, std::ios::trunc) << "{\"schema\": \"sortbench-best\", ";
+  EXPECT_THROW(read_best_json(path, "h200"), ConfigError);
+}
+
 // A best.json rewritten in place is read again (a stale parse once made the
 // dispatch GPU test depend on test order).
 TEST(TuneBest, DispatchRereadsARewrittenBestJson) {

@@ -353,8 +353,9 @@ struct BestChoice {
 // else the nearest range (in log2 n) of the same key, value and order.
 BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n);
 
-// The best.json document at `path` when it is for gpu_model; null when it is
-// missing, unreadable or for another GPU model.
+// The best.json document at `path` when it is for gpu_model; null when there
+// is no file or it is for another GPU model. A file that is there must be a
+// best.json this build reads (ConfigError naming the file and JSON path).
 nlohmann::json read_best_json(const std::string& path, const std::string& gpu_model);
 
 // A config's best:FAMILY entries (family globs) on workload w: per family of

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -111,8 +112,8 @@ void apply_axes(Space& s, const po::variables_map& vm) {
 }
 
 // --devices: one child per GPU, each a shard, then the merge.
-int run_devices(const std::vector<std::string>& args, const std::vector<std::string>& devices, const std::string& out_base,
-                const std::string& best_arg) {
+int run_devices(const std::vector<std::string>& args, const std::vector<std::string>& devices,
+                const std::vector<std::string>& outs, const std::string& out, const std::string& best_arg) {
   std::vector<std::string> base;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--devices" || args[i] == "--out" || args[i] == "--best") {
@@ -123,18 +124,18 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
     base.push_back(args[i]);
   }
   const std::size_t n = devices.size();
-  std::vector<std::string> outs;
   std::vector<SelfChild> shards(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string shard = std::to_string(i) + "/" + std::to_string(n);
-    outs.push_back(out_base + ".shard-" + std::to_string(i) + "-of-" + std::to_string(n) + ".json");
     auto& a = shards[i].argv = {"sortbench", "tune"};
     a.insert(a.end(), base.begin(), base.end());
-    for (const std::string& x : {std::string("--shard"), shard, std::string("--out"), outs.back(),
+    for (const std::string& x : {std::string("--shard"), shard, std::string("--out"), outs[i],
                                  std::string("--log-prefix"), "[gpu " + devices[i] + " shard " + shard + "] "})
       a.push_back(x);
     shards[i].env = {{"CUDA_VISIBLE_DEVICES", devices[i]}};
   }
+  // File times come from the kernel's coarse clock: a margin of a few of its ticks.
+  const auto started = std::filesystem::file_time_type::clock::now() - std::chrono::milliseconds(100);
   const std::vector<int> statuses = run_self_children(std::move(shards));
   int worst = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -143,12 +144,21 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
     worst = std::max(worst, rc);
   }
   if (worst == 2) return 2;
+  // A shard that wrote no report (no GPU, a crash; a file from before is not
+  // this run's): nothing to merge.
+  for (std::size_t i = 0; i < n; ++i) {
+    std::error_code ec;
+    const auto written = std::filesystem::last_write_time(outs[i], ec);
+    if (ec || written < started) {
+      std::cerr << "sortbench: shard " << i << "/" << n << " wrote no report (" << outs[i] << "); nothing merged\n";
+      return std::max(worst, 1);
+    }
+  }
   std::cerr << "sortbench: merging " << n << " shards\n";
   std::vector<Report> reports;
   for (const auto& o : outs) reports.push_back(read_report(o));
   Report merged = merge_reports(reports, outs);
   const std::string model = merged.context.value("device", json::object()).value("model", "unknown-gpu");
-  const std::string out = out_base + ".json";
   const Space space = parse_space(merged.context.at("config").dump(), out + ": $.context.config");
   const json best = best_json(merged.results, space, merged.context.value("device", json::object()),
                               {{"report", out}, {"tune", merged.context.value("tune", json::object())}});
@@ -243,19 +253,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   if (vm.count("shard")) std::tie(shard, shards) = parse_shard(vm["shard"].as<std::string>());
   std::vector<std::string> devices;
   if (vm.count("devices")) {
-    devices = split_list(vm["devices"].as<std::string>(), "--devices");
-    for (const auto& d : devices)
-      if (d.find_first_not_of("0123456789") != std::string::npos)
-        throw ConfigError("--devices: '" + d + "' is not a GPU ordinal; expected e.g. 0,1,2,3");
+    for (int d : parse_gpu_list(vm["devices"].as<std::string>(), "--devices")) devices.push_back(std::to_string(d));
     if (vm.count("shard")) throw ConfigError("--devices: cannot be combined with --shard (it assigns the shards)");
-    auto ordinal = [](const std::string& d) {  // "00" and "0" are one GPU
-      const auto first = d.find_first_not_of('0');
-      return first == std::string::npos ? std::string("0") : d.substr(first);
-    };
-    for (std::size_t i = 0; i < devices.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (ordinal(devices[i]) == ordinal(devices[j]))
-          throw ConfigError("--devices: GPU " + devices[i] + " given twice; expected each GPU once");
   }
   auto variants = space_variants(space, reg);
   if (variants.empty())
@@ -287,17 +286,27 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     output(vm["cache"].as<std::string>(), "--cache");
     check_cache_file(vm["cache"].as<std::string>(), cache_header(identity_of_this_build("", ""), space));
   }
+  // --devices: the shards' reports and the merged one are outputs too, checked
+  // here, so no shard starts that would write over an input or another output.
+  const std::string tag = space.sweep.name + "-" + to_string(space.strategy.kind);
+  const std::string merged_out = vm.count("out") ? vm["out"].as<std::string>() : "results/shards/" + tag + ".json";
+  std::vector<std::string> shard_outs;
+  if (!devices.empty()) {
+    const std::string base = std::filesystem::path(merged_out).replace_extension().string();
+    const std::string n = std::to_string(devices.size());
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      shard_outs.push_back(base + ".shard-" + std::to_string(i) + "-of-" + n + ".json");
+      output(shard_outs.back(), "--devices: the report of shard " + std::to_string(i) + "/" + n);
+    }
+    if (!vm.count("out")) output(merged_out, "--devices: the merged report");
+  }
   // A dry run queries no GPU: the GPU model (and so the cache key) is unknown,
   // and a variant's own check that needs the GPU (shared memory limits) is
   // shown as not run instead of failing the plan.
   const bool dry_run = vm.count("dry-run") > 0;
-  const std::string tag = space.sweep.name + "-" + to_string(space.strategy.kind);
   // One shard per GPU, each a tune process of its own that plans on its GPU.
   if (!devices.empty() && !dry_run)
-    return run_devices(args, devices,
-                       vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>()).replace_extension().string()
-                                       : "results/shards/" + tag,
-                       vm.count("best") ? vm["best"].as<std::string>() : "");
+    return run_devices(args, devices, shard_outs, merged_out, vm.count("best") ? vm["best"].as<std::string>() : "");
   // Resources come from the compiled kernels on this GPU (the fake family's
   // from a formula over an H100's limits); a dry run checks none.
   std::unique_ptr<KernelResourceCheck> resources;

@@ -6,6 +6,9 @@
 #include <map>
 #include <mutex>
 
+#include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
+#include "sortbench/json_read.hpp"
 #include "sortbench/sort.hpp"
 #include "sortbench/tune.hpp"
 
@@ -55,16 +58,34 @@ std::string tuned_label(const std::string& path, const std::string& gpu_model, K
 namespace sortbench::tune {
 
 nlohmann::json read_best_json(const std::string& path, const std::string& gpu_model) {
-  std::ifstream in(path);
-  if (!in) return nullptr;
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const std::exception&) {
-    return nullptr;
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return nullptr;
+  // A file that is there is this run's choice of points: read it strictly.
+  files::check_input(path, path, "best.json");
+  const nlohmann::json doc = parse_json_text(read_text_file(path, "best.json"), path);
+  const JsonAt j(doc, path);
+  if (!doc.is_object() || doc.value("schema", nlohmann::json()) != "sortbench-best")
+    throw ConfigError(path + ": not a sortbench best.json (expected \"schema\": \"sortbench-best\")");
+  const JsonAt version = j["schema_version"];
+  if (!version.value().is_number_integer() || version.value().get<std::int64_t>() < 1 ||
+      version.value().get<std::int64_t>() > 2)
+    version.fail("1 or 2 (a best.json schema version this build reads)");
+  if (j["gpu_model"].string() != gpu_model) return nullptr;
+  const JsonAt entries = j["entries"];
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const JsonAt e = entries[i];
+    e.object();
+    if (!parse_key_type(e["key"].string())) e["key"].fail("a key type: one of " + key_type_names());
+    if (!parse_value_type(e["value"].string())) e["value"].fail("a value type: one of " + value_type_names());
+    if (e.has("order") && !parse_order(e["order"].string())) e["order"].fail("ascending or descending");
+    if (e["n_min"].unsigned_integer() > e["n_max"].unsigned_integer()) e["n_max"].fail("n_max at least n_min");
+    e["variant"].string();
+    if (e.has("ours")) e["ours"].string();
+    if (e.has("score")) e["score"].number();
+    if (e.has("library")) e["library"].boolean();
+    if (e.has("params")) e["params"].object();
   }
-  if (!j.is_object() || j.value("gpu_model", "") != gpu_model) return nullptr;
-  return j;
+  return doc;
 }
 
 std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::string>& family_globs,
