@@ -173,7 +173,8 @@ std::vector<std::size_t> sizes_at(const json& doc, const std::string& path) {
   if (arr.empty()) fail(path, "expected a non-empty array of sizes");
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const std::string p = path + "[" + std::to_string(i) + "]";
-    if (arr[i].is_number_unsigned()) {
+    // JSON's -0 is an integer zero with a sign: a size of 0, not a negative one.
+    if (arr[i].is_number_unsigned() || (arr[i].is_number_integer() && arr[i].get<std::int64_t>() == 0)) {
       if (arr[i].get<std::uint64_t>() > kMaxSize) fail(p, "size " + arr[i].dump() + " is too large; expected at most " + kMaxSizeText);
       if (out.size() >= kMaxSizesPerList) fail(p, "more than " + std::to_string(kMaxSizesPerList) + " sizes in one list");
       out.push_back(arr[i].get<std::size_t>());
@@ -257,6 +258,17 @@ double number_at(const json& obj, const char* key, const std::string& path, doub
   return d;
 }
 
+// A count: a whole number (10.7 samples would silently become 10).
+double whole_at(const json& obj, const char* key, const std::string& path, double lo, double hi) {
+  const double d = number_at(obj, key, path, lo, hi);
+  if (d != std::floor(d)) {
+    std::ostringstream os;
+    os << "expected a whole number from " << lo << " to " << hi << ", got " << obj.at(key).dump();
+    fail(path, os.str());
+  }
+  return d;
+}
+
 }  // namespace
 
 SweepConfig parse_config_json(const json& doc, const std::string& where) {
@@ -301,9 +313,9 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
     if (!m.is_object()) fail(mp, "expected an object");
     for (const auto& [k, v] : m.items()) {
       const std::string p = mp + "." + k;
-      if (k == "warmup_runs") c.measure.warmup_runs = int(number_at(m, "warmup_runs", p, 1, 1000));
-      else if (k == "min_samples") c.measure.min_samples = int(number_at(m, "min_samples", p, 2, 1e6));
-      else if (k == "max_samples") c.measure.max_samples = int(number_at(m, "max_samples", p, 2, 1e7));
+      if (k == "warmup_runs") c.measure.warmup_runs = int(whole_at(m, "warmup_runs", p, 1, 1000));
+      else if (k == "min_samples") c.measure.min_samples = int(whole_at(m, "min_samples", p, 2, 1e6));
+      else if (k == "max_samples") c.measure.max_samples = int(whole_at(m, "max_samples", p, 2, 1e7));
       else if (k == "max_rel_stderr") c.measure.max_rel_stderr = number_at(m, "max_rel_stderr", p, 0, 1);
       else if (k == "budget_s") c.measure.budget_s = number_at(m, "budget_s", p, 0.001, 3600);
       else if (k == "throttle_ratio") c.measure.throttle_ratio = number_at(m, "throttle_ratio", p, 0, 1);
@@ -343,8 +355,51 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
 }
 
 json parse_json_text(const std::string& text, const std::string& where) {
+  // nlohmann keeps the last of two equal keys in an object without a word: a
+  // config with "sizes" twice would sweep the second list. Every key is
+  // checked against its object's earlier ones as the parser meets it.
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  std::vector<Frame> frames;
+  auto element_done = [&] {
+    if (!frames.empty() && frames.back().array) ++frames.back().index;
+  };
+  auto at = [&](std::size_t upto) {
+    std::string path = "$";
+    for (std::size_t i = 0; i < upto; ++i)
+      path += frames[i].array ? "[" + std::to_string(frames[i].index) + "]" : "." + frames[i].key;
+    return path;
+  };
+  const json::parser_callback_t unique_keys = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        frames.push_back({event == json::parse_event_t::array_start, 0, {}, {}});
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames.pop_back();
+        element_done();
+        break;
+      case json::parse_event_t::key: {
+        Frame& f = frames.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          fail(where, at(frames.size()) + ": the key \"" + f.key + "\" appears twice in one object; expected each key once");
+        break;
+      }
+      case json::parse_event_t::value:
+        element_done();
+        break;
+    }
+    return true;
+  };
   try {
-    return json::parse(text);
+    return json::parse(text, unique_keys);
   } catch (const json::exception& e) {
     // nlohmann's message carries line and column; its "[json.exception...]"
     // prefix is not for users.

@@ -47,7 +47,7 @@ expect_bad() {
 }
 mkdir bad && cd bad
 expect_bad "--point-timeout: only with --isolate" run --point-timeout 5 --variants 'fake.*'
-expect_bad "--point-timeout: 0 is out of range; expected a number above 0" run --isolate --fake-evaluator --point-timeout 0
+expect_bad "--point-timeout: 0 is out of range; expected a number from 0.001 to 86400" run --isolate --fake-evaluator --point-timeout 0
 expect_bad "--fake-evaluator: only with --isolate" run --fake-evaluator --variants 'fake.*'
 [ -z "$(ls -A)" ] || fail "bad input wrote files: $(ls -A)"
 echo "run --isolate CLI: ok"

@@ -309,7 +309,7 @@ void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {
   if (vm.count("variants")) c.variants = list("variants");
   if (vm.count("seed")) c.seed = count_flag(vm, "seed", 0, std::numeric_limits<std::uint64_t>::max());
   if (vm.count("hot")) c.measure.cold_l2 = false;
-  if (vm.count("budget")) c.measure.budget_s = number_flag(vm, "budget", 0, 3600, true);
+  if (vm.count("budget")) c.measure.budget_s = number_flag(vm, "budget", 0.001, 3600, false);
   for (auto& s : c.sweeps) {
     if (vm.count("n")) s.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
     if (vm.count("gpus")) s.gpus = parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus");

@@ -142,7 +142,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   double point_timeout = 300;
   if (vm.count("point-timeout")) {
     if (!isolate) throw ConfigError("--point-timeout: only with --isolate");
-    point_timeout = number_flag(vm, "point-timeout", 0, 86400, true);
+    point_timeout = number_flag(vm, "point-timeout", 0.001, 86400, false);
   }
   if (fake) tune::register_fake_variants();
   // All input is checked before any GPU work or any file is written.

@@ -108,7 +108,7 @@ void apply_axes(Space& s, const po::variables_map& vm) {
     s.strategy.kind = *k;
   }
   if (vm.count("max-points")) s.strategy.budget = count_flag(vm, "max-points", 1, 1000000000);
-  if (vm.count("keep-fraction")) s.strategy.keep_fraction = number_flag(vm, "keep-fraction", 0, 1, true);
+  if (vm.count("keep-fraction")) s.strategy.keep_fraction = number_flag(vm, "keep-fraction", 0.01, 1, false);
 }
 
 // --devices: one child per GPU, each a shard, then the merge.
@@ -266,7 +266,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     throw ConfigError(std::string(devices.empty() ? "--shard" : "--devices") + ": " + std::to_string(split) +
                       " shards for a space of " + std::to_string(variants.size()) + " points; expected at most " +
                       std::to_string(variants.size()));
-  const double point_timeout = vm.count("point-timeout") ? number_flag(vm, "point-timeout", 0, 86400, true) : 300.0;
+  const double point_timeout = vm.count("point-timeout") ? number_flag(vm, "point-timeout", 0.001, 86400, false) : 300.0;
   if (vm.count("best") && vm.count("shard")) throw ConfigError("--best: a --shard run writes no best.json (sortbench merge does)");
   // Every path the tune reads or writes, before the GPU is asked: the defaults
   // under results/<gpu-model>/ are checked once the model is known.
