@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "sortbench/report.hpp"
 
 #include "sortbench/config.hpp"
@@ -71,6 +72,11 @@ SampleStats stats_from_json(const JsonAt& j) {
   s.rel_stderr = j["rel_stderr"].non_negative();
   const JsonAt raw = j["raw"];
   for (std::size_t i = 0; i < raw.size(); ++i) s.raw.push_back(raw[i].non_negative());
+  // A measured time is never 0 (a verdict against it would read -100 %), and
+  // the count is that of the samples kept.
+  if (!(s.median > 0)) j["median"].fail("a time above 0 ms");
+  if (!s.raw.empty() && s.raw.size() != s.samples)
+    j["samples"].fail("the number of raw samples (" + std::to_string(s.raw.size()) + ")");
   return s;
 }
 
@@ -143,6 +149,9 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
   j.object();
   PointResult r;
   r.variant = j["variant"].string();
+  // Labels are what the registry takes: printable, no spaces (tables and globs split on them).
+  if (std::any_of(r.variant.begin(), r.variant.end(), [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; }))
+    j["variant"].fail("a variant label without spaces or control characters");
   r.family = j["family"].string();
   const JsonAt params = j["params"];
   for (const auto& [k, v] : params.object().items()) {
@@ -205,6 +214,9 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
   if (r.status == Status::ok) {
     r.time_ms = stats_from_json(j["time_ms"]);
     r.stop_reason = j["stop_reason"].string();
+    if (!r.stop_reason.empty() && r.stop_reason != "noise" && r.stop_reason != "budget" &&
+        r.stop_reason != "max_samples" && r.stop_reason != "throttled")
+      j["stop_reason"].fail("noise, budget, max_samples, throttled or \"\"");
     r.cold_l2 = j["cold_l2"].boolean();
     r.sm_clock_mhz = j["sm_clock_mhz"].non_negative();
     r.throttled_samples = j["throttled_samples"].unsigned_integer();

@@ -141,6 +141,9 @@ def make_fixtures(binary, src, d):
     spoil(q, os.path.join(d, "duplicate-result.json"), lambda r: r["results"].append(r["results"][0]))
     spoil(q, os.path.join(d, "empty-label.json"), lambda r: r["results"][0].update(variant=""))
     spoil(q, os.path.join(d, "negative-median.json"), lambda r: r["results"][0]["time_ms"].update(median=-1))
+    spoil(q, os.path.join(d, "zero-median.json"), lambda r: r["results"][0]["time_ms"].update(median=0))
+    spoil(q, os.path.join(d, "bored-stop.json"), lambda r: r["results"][0].update(stop_reason="bored"))
+    spoil(q, os.path.join(d, "newline-label.json"), lambda r: r["results"][0].update(variant="cub.radix\nsort"))
     # Context fields the tools read, mistyped.
     run_json = os.path.join(d, "run.json")
     spoil(run_json, os.path.join(d, "ctx-clock.json"), lambda r: r["context"]["device"].update(sm_clock_peak_mhz="x"))

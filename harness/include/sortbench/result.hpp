@@ -82,7 +82,7 @@ struct PointResult {
   Validation validation;
   // Timing (status ok only).
   SampleStats time_ms;
-  std::string stop_reason;  // "noise", "budget", "max_samples"
+  std::string stop_reason;  // "noise", "budget", "max_samples", "throttled"
   std::size_t throttled_samples = 0;  // discarded for a low SM clock
   double sm_clock_mhz = 0;            // median SM clock over kept samples
   bool throttled = false;
