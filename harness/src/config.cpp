@@ -258,17 +258,6 @@ double number_at(const json& obj, const char* key, const std::string& path, doub
   return d;
 }
 
-// A count: a whole number (10.7 samples would silently become 10).
-double whole_at(const json& obj, const char* key, const std::string& path, double lo, double hi) {
-  const double d = number_at(obj, key, path, lo, hi);
-  if (d != std::floor(d)) {
-    std::ostringstream os;
-    os << "expected a whole number from " << lo << " to " << hi << ", got " << obj.at(key).dump();
-    fail(path, os.str());
-  }
-  return d;
-}
-
 }  // namespace
 
 SweepConfig parse_config_json(const json& doc, const std::string& where) {
@@ -313,9 +302,9 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
     if (!m.is_object()) fail(mp, "expected an object");
     for (const auto& [k, v] : m.items()) {
       const std::string p = mp + "." + k;
-      if (k == "warmup_runs") c.measure.warmup_runs = int(whole_at(m, "warmup_runs", p, 1, 1000));
-      else if (k == "min_samples") c.measure.min_samples = int(whole_at(m, "min_samples", p, 2, 1e6));
-      else if (k == "max_samples") c.measure.max_samples = int(whole_at(m, "max_samples", p, 2, 1e7));
+      if (k == "warmup_runs") c.measure.warmup_runs = int(whole_number_in(v, p, 1, 1000));
+      else if (k == "min_samples") c.measure.min_samples = int(whole_number_in(v, p, 2, 1e6));
+      else if (k == "max_samples") c.measure.max_samples = int(whole_number_in(v, p, 2, 1e7));
       else if (k == "max_rel_stderr") c.measure.max_rel_stderr = number_at(m, "max_rel_stderr", p, 0, 1);
       else if (k == "budget_s") c.measure.budget_s = number_at(m, "budget_s", p, 0.001, 3600);
       else if (k == "throttle_ratio") c.measure.throttle_ratio = number_at(m, "throttle_ratio", p, 0, 1);
@@ -448,6 +437,21 @@ std::vector<std::string> check_key_files(const SweepConfig& c, const std::string
       if (std::find(paths.begin(), paths.end(), d.path) == paths.end()) paths.push_back(d.path);
     }
   return paths;
+}
+
+double whole_number_in(const json& v, const std::string& path, double lo, double hi) {
+  if (!v.is_number()) fail(path, "expected a number");
+  const double d = v.get<double>();
+  std::ostringstream os;
+  if (!(d >= lo && d <= hi)) {
+    os << "expected a number from " << lo << " to " << hi << ", got " << v.dump();
+    fail(path, os.str());
+  }
+  if (d != std::floor(d)) {
+    os << "expected a whole number from " << lo << " to " << hi << ", got " << v.dump();
+    fail(path, os.str());
+  }
+  return d;
 }
 
 std::string gpu_list_text(const std::vector<int>& gpus) {

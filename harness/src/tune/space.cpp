@@ -92,17 +92,6 @@ double number_in(const json& v, const std::string& path, double lo, double hi) {
   return d;
 }
 
-// A count: a whole number (10.7 samples would silently become 10).
-double whole_in(const json& v, const std::string& path, double lo, double hi) {
-  const double d = number_in(v, path, lo, hi);
-  if (d != std::floor(d)) {
-    std::ostringstream os;
-    os << "expected a whole number from " << lo << " to " << hi << ", got " << v.dump();
-    fail(path, os.str());
-  }
-  return d;
-}
-
 ParamFilter read_filter(const std::string& name, const json& v, const std::string& path) {
   ParamFilter f;
   f.name = name;
@@ -173,11 +162,11 @@ Space parse_space(const std::string& text, const std::string& where) {
         if (!v.is_string() || !parse_strategy(v.get<std::string>()))
           fail(kp, "expected one of exhaustive, random, halving, descent");
         s.strategy.kind = *parse_strategy(v.get<std::string>());
-      } else if (k == "budget") s.strategy.budget = std::size_t(whole_in(v, kp, 0, 1e9));
+      } else if (k == "budget") s.strategy.budget = std::size_t(whole_number_in(v, kp, 0, 1e9));
       else if (k == "keep_fraction") s.strategy.keep_fraction = number_in(v, kp, 0.01, 1);
-      else if (k == "min_keep") s.strategy.min_keep = std::size_t(whole_in(v, kp, 1, 1e6));
-      else if (k == "restarts") s.strategy.restarts = std::size_t(whole_in(v, kp, 1, 1e6));
-      else if (k == "seed") s.strategy.seed = std::uint64_t(whole_in(v, kp, 0, 1e18));
+      else if (k == "min_keep") s.strategy.min_keep = std::size_t(whole_number_in(v, kp, 1, 1e6));
+      else if (k == "restarts") s.strategy.restarts = std::size_t(whole_number_in(v, kp, 1, 1e6));
+      else if (k == "seed") s.strategy.seed = std::uint64_t(whole_number_in(v, kp, 0, 1e18));
       else fail(kp, "unknown field; expected name, budget, keep_fraction, min_keep, restarts or seed");
     }
   }
