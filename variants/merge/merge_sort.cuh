@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "../common/block_merge_sort.cuh"
+#include "../common/chained_launch.cuh"
 #include "../common/instance.cuh"
 
 namespace sortbench::merge {
@@ -34,6 +35,8 @@ template <class Policy, class Key, class Less>
 __global__ void merge_partition_kernel(const Key* keys, long long n, long long w, long long num_tiles,
                                        long long* co_ranks, Less less) {
   constexpr long long TILE = Policy::kTileItems;
+  common::chain_wait();
+  common::chain_release();
   const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (t > num_tiles) return;
   const long long pos = min(t * TILE, n);
@@ -49,6 +52,8 @@ __global__ void __launch_bounds__(Policy::kBlockThreads)
                       const long long* co_ranks, Less less) {
   extern __shared__ __align__(16) unsigned char smem[];
   constexpr long long TILE = Policy::kTileItems;
+  common::chain_wait();
+  common::chain_release();
   const long long t = blockIdx.x;
   const long long pos0 = t * TILE;
   const long long pos1 = min(pos0 + TILE, n);
@@ -100,12 +105,16 @@ struct MergeSortDispatch {
         <<<unsigned(num_tiles), Policy::kBlockThreads, kSmem, s>>>(kin, vin, cur_k, cur_v, n, less);
     cudaError_t e = cudaGetLastError();
     auto* co_ranks = static_cast<long long*>(temp);
+    // Each partition and merge pass is chained behind the kernel before it
+    // (common/chained_launch.cuh): 2 (log2(n / tile)) short gaps otherwise.
+    const bool chained = common::chained_launch_supported();
     for (long long w = TILE; w < n && e == cudaSuccess; w *= 2) {
-      merge_partition_kernel<Policy, Key, Less>
-          <<<unsigned((num_tiles + 1 + 255) / 256), 256, 0, s>>>(cur_k, n, w, num_tiles, co_ranks, less);
-      merge_pass_kernel<Policy, Key, Value, Less>
-          <<<unsigned(num_tiles), Policy::kBlockThreads, kSmem, s>>>(cur_k, cur_v, nxt_k, nxt_v, n, w, co_ranks, less);
-      e = cudaGetLastError();
+      e = common::launch_chained(chained, merge_partition_kernel<Policy, Key, Less>,
+                                 unsigned((num_tiles + 1 + 255) / 256), 256, 0, s, cur_k, n, w, num_tiles, co_ranks,
+                                 less);
+      if (e == cudaSuccess)
+        e = common::launch_chained(chained, merge_pass_kernel<Policy, Key, Value, Less>, unsigned(num_tiles),
+                                   Policy::kBlockThreads, kSmem, s, cur_k, cur_v, nxt_k, nxt_v, n, w, co_ranks, less);
       Key* tk = cur_k; cur_k = nxt_k; nxt_k = tk;
       Value* tv = cur_v; cur_v = nxt_v; nxt_v = tv;
     }

@@ -19,6 +19,7 @@
 
 #include <memory>
 
+#include "common/chained_launch.cuh"
 #include "match_rank.cuh"
 #include "radix_common.cuh"
 #include "sortbench/family_space.hpp"
@@ -137,6 +138,8 @@ __global__ void __launch_bounds__(kHistThreads)
   extern __shared__ unsigned counts[];  // [kPasses][kBins]
   for (int i = threadIdx.x; i < kPasses * kBins; i += kHistThreads) counts[i] = 0;
   __syncthreads();
+  common::chain_wait();
+  common::chain_release();
   auto count = [&](Bits key) {
     const Bits o = map.ordered(key);
 #pragma unroll
@@ -189,6 +192,8 @@ __global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long
   using Count = unsigned long long;
   __shared__ BlockScanShfl<kBinScanThreads, Count>::Storage s;
   Count* h = hist + std::size_t(blockIdx.x) * pass_stride;
+  common::chain_wait();
+  common::chain_release();
   Count c[kPer], sum = 0;
 #pragma unroll
   for (int k = 0; k < kPer; ++k) {
@@ -263,6 +268,8 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
 
   for (int i = threadIdx.x; i < Bins * W; i += T) (&s.u.warp_offset[0][0])[i] = 0;
+  common::chain_wait();
+  common::chain_release();
   if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
   __syncthreads();
   // Tiles are numbered in the order they start, so every tile this one waits
@@ -407,6 +414,7 @@ class OnesweepInstance final : public Instance {
                    hist_smem()),
                "histogram occupancy");
     hist_blocks_per_sm_ = std::max(1, per_sm);
+    chained_ = common::chained_launch_supported();
   }
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
   std::vector<KernelLaunch> kernels() const override {
@@ -447,12 +455,13 @@ class OnesweepInstance final : public Instance {
     const unsigned hist_blocks = unsigned(std::min<std::size_t>(
         std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistThreads * 16 - 1) / (kHistThreads * 16)));
     for (unsigned q = 0; q < portions_; ++q) {
-      histogram_kernel<P::kRadixBits, Bits><<<hist_blocks, kHistThreads, hist_smem(), s>>>(
-          kin + q * kPortionKeys, portion_keys(q), map, starts, starts_stride());
-      check_launch("radix.onesweep: histogram");
+      cuda_check(common::launch_chained(chained_, histogram_kernel<P::kRadixBits, Bits>, hist_blocks, kHistThreads, hist_smem(),
+                                s, kin + q * kPortionKeys, portion_keys(q), map, starts, starts_stride()),
+                 "radix.onesweep: histogram");
     }
-    bin_scan_kernel<P::kRadixBits><<<passes_, kBinScanThreads, 0, s>>>(starts, starts_stride());
-    check_launch("radix.onesweep: digit scan");
+    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s, starts,
+                              starts_stride()),
+               "radix.onesweep: digit scan");
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
     for (int pass = 0; pass < passes_; ++pass) {
       const auto k = pass_io(pass, passes_, kin, kout, kalt);
@@ -462,12 +471,13 @@ class OnesweepInstance final : public Instance {
         const std::size_t first = q * kPortionKeys;
         const unsigned nq = portion_keys(q);
         const unsigned tiles = (nq + P::kTile - 1) / P::kTile;
-        pass_kernel<P, Bits, V><<<tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s>>>(
-            k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq, map, pass * P::kRadixBits,
-            pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
-            status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
-            counters + std::size_t(pass) * portions_ + q);
-        check_launch("radix.onesweep: pass");
+        cuda_check(common::launch_chained(chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads,
+                                  P::template smem_bytes<Bits, V>(), s, k.src + first, k.dst,
+                                  v.src ? v.src + first : nullptr, v.dst, nq, map, pass * P::kRadixBits,
+                                  pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
+                                  status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
+                                  counters + std::size_t(pass) * portions_ + q),
+                   "radix.onesweep: pass");
       }
     }
   }
@@ -476,6 +486,10 @@ class OnesweepInstance final : public Instance {
   Problem p_;
   TempLayout layout_;
   int passes_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
+  // Every kernel after the first is chained behind its predecessor
+  // (common/chained_launch.cuh): at 2^20 keys the six gaps between seven
+  // short kernels are a large part of the sort.
+  bool chained_ = false;
   unsigned tiles_ = 0, portions_ = 0;
   std::size_t alt_keys_ = 0, alt_values_ = 0, cleared_ = 0, cleared_off_ = 0;
 };
