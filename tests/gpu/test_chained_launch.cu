@@ -11,6 +11,7 @@ namespace {
 
 // Releases its successor at once, then writes data[i] = round + i only after a
 // pause, so a successor that did not wait reads the previous round's values.
+// Launched unchained: it writes what the previous round's checker reads.
 __global__ void slow_writer(unsigned* data, unsigned n, unsigned round) {
   common::chain_release();
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -38,7 +39,7 @@ TEST(ChainedLaunch, SuccessorSeesEveryWriteOfItsPredecessor) {
   auto* d = static_cast<unsigned*>(data.p);
   auto* w = static_cast<unsigned*>(wrong.p);
   for (unsigned round = 1; round <= kRounds; ++round) {
-    ASSERT_EQ(common::launch_chained(true, slow_writer, kBlocks, kThreads, 0, s, d, kN, round * 7919u), cudaSuccess);
+    ASSERT_EQ(common::launch_chained(false, slow_writer, kBlocks, kThreads, 0, s, d, kN, round * 7919u), cudaSuccess);
     ASSERT_EQ(common::launch_chained(true, chained_checker, kBlocks, kThreads, 0, s, d, kN, round * 7919u, w),
               cudaSuccess);
   }
