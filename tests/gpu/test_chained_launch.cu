@@ -48,19 +48,5 @@ TEST(ChainedLaunch, SuccessorSeesEveryWriteOfItsPredecessor) {
   EXPECT_EQ(to_host<unsigned>(wrong.p, 1)[0], 0u) << "a chained kernel read before its predecessor finished";
 }
 
-TEST(ChainedLaunch, SameKernelLaunchedUnchainedIsOrderedByTheStream) {
-  SORTBENCH_REQUIRE_GPU();
-  constexpr unsigned kN = 4096, kThreads = 256;
-  DevMem data(kN * sizeof(unsigned)), wrong(sizeof(unsigned));
-  cuda_check(cudaMemset(wrong.p, 0, sizeof(unsigned)), "clear");
-  auto* d = static_cast<unsigned*>(data.p);
-  auto* w = static_cast<unsigned*>(wrong.p);
-  ASSERT_EQ(common::launch_chained(false, slow_writer, kN / kThreads, kThreads, 0, nullptr, d, kN, 5u), cudaSuccess);
-  ASSERT_EQ(common::launch_chained(false, chained_checker, kN / kThreads, kThreads, 0, nullptr, d, kN, 5u, w),
-            cudaSuccess);
-  cuda_check(cudaDeviceSynchronize(), "unchained pair");
-  EXPECT_EQ(to_host<unsigned>(wrong.p, 1)[0], 0u);
-}
-
 }  // namespace
 }  // namespace sortbench::test

@@ -455,12 +455,13 @@ class OnesweepInstance final : public Instance {
     const unsigned hist_blocks = unsigned(std::min<std::size_t>(
         std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistThreads * 16 - 1) / (kHistThreads * 16)));
     for (unsigned q = 0; q < portions_; ++q) {
-      cuda_check(common::launch_chained(chained_, histogram_kernel<P::kRadixBits, Bits>, hist_blocks, kHistThreads, hist_smem(),
-                                s, kin + q * kPortionKeys, portion_keys(q), map, starts, starts_stride()),
+      cuda_check(common::launch_chained(chained_, histogram_kernel<P::kRadixBits, Bits>, hist_blocks, kHistThreads,
+                                        hist_smem(), s, kin + q * kPortionKeys, portion_keys(q), map, starts,
+                                        starts_stride()),
                  "radix.onesweep: histogram");
     }
-    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s, starts,
-                              starts_stride()),
+    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s,
+                                      starts, starts_stride()),
                "radix.onesweep: digit scan");
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
     for (int pass = 0; pass < passes_; ++pass) {
@@ -471,13 +472,14 @@ class OnesweepInstance final : public Instance {
         const std::size_t first = q * kPortionKeys;
         const unsigned nq = portion_keys(q);
         const unsigned tiles = (nq + P::kTile - 1) / P::kTile;
-        cuda_check(common::launch_chained(chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads,
-                                  P::template smem_bytes<Bits, V>(), s, k.src + first, k.dst,
-                                  v.src ? v.src + first : nullptr, v.dst, nq, map, pass * P::kRadixBits,
-                                  pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
-                                  status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
-                                  counters + std::size_t(pass) * portions_ + q),
-                   "radix.onesweep: pass");
+        cuda_check(
+            common::launch_chained(
+                chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s,
+                k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq, map, pass * P::kRadixBits,
+                pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
+                status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
+                counters + std::size_t(pass) * portions_ + q),
+            "radix.onesweep: pass");
       }
     }
   }
@@ -486,9 +488,10 @@ class OnesweepInstance final : public Instance {
   Problem p_;
   TempLayout layout_;
   int passes_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
-  // Every kernel after the first is chained behind its predecessor
-  // (common/chained_launch.cuh): at 2^20 keys the six gaps between seven
-  // short kernels are a large part of the sort.
+  // The histogram, the digit scan and every pass are chained behind the
+  // kernel before them (common/chained_launch.cuh; the memset that starts the
+  // sort is not chained): it took 2^20 u32 keys from 63.3 to 56.0 us on the
+  // H100 (variants/radix/PERFORMANCE.md).
   bool chained_ = false;
   unsigned tiles_ = 0, portions_ = 0;
   std::size_t alt_keys_ = 0, alt_values_ = 0, cleared_ = 0, cleared_off_ = 0;
