@@ -14,7 +14,18 @@
 //   store:    each block writes its slab once.
 // Device memory sees one read and one write of keys (and values); the seven
 // launches of Onesweep (clear, histogram, scan, a pass per digit) become one.
+//
+// Two rankings of a slab (the `ranking` parameter):
+//   match            Onesweep's (the default; warp-striped slab);
+//   thread_counters  CUB's BlockRadixRank, the ranking of CUB's single-tile
+//                    sort: each thread counts its own consecutive keys in
+//                    private packed 16-bit counters, and one raking scan turns
+//                    them into ranks: no ballots and no atomics per key. Its
+//                    counters grow with the digit's width, so it takes
+//                    narrower digits and more passes.
 #include <cooperative_groups.h>
+
+#include <cub/block/block_radix_rank.cuh>
 
 #include "common/match_rank.cuh"
 #include "common/radix_common.cuh"
@@ -27,7 +38,85 @@ namespace cg = cooperative_groups;
 // Blocks per cluster: 16 is the most Hopper schedules (a non-portable size).
 constexpr int kMaxClusterBlocks = 16;
 
-template <int RadixBits, int ItemsPerThread, int BlockThreads>
+enum class ClusterRanking { match, thread_counters };
+
+// Onesweep's match ranking behind the interface the cluster kernel calls:
+// rank_tile gives each item's position in the slab ordered by digit and, for
+// digits threadIdx.x * BPT + k, their count in the slab and their first
+// position. Items past the slab's end take the last digit.
+template <int RadixBits, int Items, int BlockThreads>
+struct ClusterMatchRank {
+  using Match = WarpStripedMatchRank<RadixBits, Items, BlockThreads>;
+  using Scan = BlockScanShfl<BlockThreads>;
+  static constexpr int kBins = 1 << RadixBits;
+  struct Storage {
+    typename Match::Counters warp_offset;  // per-warp digit counts, then rank offsets
+  };
+  __device__ static int index(int j) { return Match::index(j); }
+
+  template <int BPT, class DigitOf>
+  __device__ static void rank_tile(Storage& s, typename Scan::Storage& scan, DigitOf digit, unsigned (&rank)[Items],
+                                   unsigned (&bin_count)[BPT], unsigned (&bin_local)[BPT]) {
+    for (int i = threadIdx.x; i < kBins * Match::kWarps; i += BlockThreads) (&s.warp_offset[0][0])[i] = 0;
+    __syncthreads();
+    Match::count(s.warp_offset, digit);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      const int b = threadIdx.x * BPT + k;
+      bin_count[k] = b < kBins ? Match::exclusive_over_warps(s.warp_offset, b) : 0u;
+    }
+    Match::add_tile_starts(s.warp_offset, bin_count, bin_local, scan);
+    __syncthreads();
+    Match::rank(s.warp_offset, digit, rank);
+  }
+};
+
+// CUB's BlockRadixRank on a blocked slab (thread t holds items
+// [t*Items, (t+1)*Items), which is what makes its ranks stable).
+template <int RadixBits, int Items, int BlockThreads>
+struct ClusterCounterRank {
+  static constexpr int kBins = 1 << RadixBits;
+  // The raking segment (counter lanes + 1) stays in registers up to 6-bit
+  // digits (33 registers); wider digits would spill it.
+  using Cub = cub::BlockRadixRank<BlockThreads, RadixBits, false, (RadixBits <= 6), cub::BLOCK_SCAN_WARP_SCANS>;
+  static_assert(Cub::BINS_TRACKED_PER_THREAD == (kBins + BlockThreads - 1) / BlockThreads, "digits per thread");
+  struct Storage {
+    typename Cub::TempStorage cub;
+    unsigned start[kBins + 1];  // each digit's first position in the slab, then the slab's size
+  };
+  struct DigitIsKey {
+    __device__ unsigned Digit(unsigned d) const { return d; }
+  };
+  __device__ static int index(int j) { return int(threadIdx.x) * Items + j; }
+
+  template <int BPT, class DigitOf, class ScanStorage>
+  __device__ static void rank_tile(Storage& s, ScanStorage&, DigitOf digit, unsigned (&rank)[Items],
+                                   unsigned (&bin_count)[BPT], unsigned (&bin_local)[BPT]) {
+    unsigned d[Items];
+    int r[Items], start[BPT];
+#pragma unroll
+    for (int j = 0; j < Items; ++j) d[j] = digit(j);
+    Cub(s.cub).RankKeys(d, r, DigitIsKey{}, start);
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      const int b = threadIdx.x * BPT + k;
+      if (b < kBins) s.start[b] = unsigned(start[k]);
+      bin_local[k] = unsigned(start[k]);
+    }
+    if (threadIdx.x == 0) s.start[kBins] = unsigned(BlockThreads * Items);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      const int b = threadIdx.x * BPT + k;
+      bin_count[k] = b < kBins ? s.start[b + 1] - s.start[b] : 0u;
+    }
+#pragma unroll
+    for (int j = 0; j < Items; ++j) rank[j] = unsigned(r[j]);
+  }
+};
+
+template <int RadixBits, int ItemsPerThread, int BlockThreads, ClusterRanking Ranking = ClusterRanking::match>
 struct ClusterPolicy {
   static constexpr int kRadixBits = RadixBits;
   static constexpr int kBlockThreads = BlockThreads;
@@ -37,12 +126,17 @@ struct ClusterPolicy {
   static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024, "whole warps");
   static_assert(RadixBits >= 2, "digit counts are copied four at a time");
   static_assert(std::size_t(kSlab) * kMaxClusterBlocks < (std::size_t(1) << 32), "32-bit positions");
-  using Rank = WarpStripedMatchRank<RadixBits, ItemsPerThread, BlockThreads>;
+  using Rank = std::conditional_t<Ranking == ClusterRanking::match,
+                                  ClusterMatchRank<RadixBits, ItemsPerThread, BlockThreads>,
+                                  ClusterCounterRank<RadixBits, ItemsPerThread, BlockThreads>>;
 
+  // The match ranking is the default: its points keep their labels.
   static Params params() {
-    return {{"radix_bits", "rb", std::to_string(RadixBits)},
-            {"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
-            {"block_threads", "tpb", std::to_string(BlockThreads)}};
+    Params p = {{"radix_bits", "rb", std::to_string(RadixBits)},
+                {"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
+                {"block_threads", "tpb", std::to_string(BlockThreads)}};
+    if (Ranking == ClusterRanking::thread_counters) p.push_back({"ranking", "", "thread_counters"});
+    return p;
   }
 
   template <class Bits, class V>
@@ -50,7 +144,7 @@ struct ClusterPolicy {
     using ValueSlot = std::conditional_t<kHasValues<V>, V, char>;
     ValueSlot values[2][kHasValues<V> ? kSlab : 1];  // the slab before and after a pass
     Bits keys[2][kSlab];
-    typename Rank::Counters warp_offset;  // per-warp digit counts, then rank offsets
+    typename Rank::Storage rank;
     alignas(16) unsigned count[kBins];    // this block's digit counts, read by the whole cluster
     unsigned cluster_count[kMaxClusterBlocks][kBins];  // every block's, copied
     unsigned bin_offset[kBins];           // output position of local position 0 of each digit
@@ -94,24 +188,14 @@ __global__ void __launch_bounds__(P::kBlockThreads)
       }
     }
     auto digit = [&](int j) { return Rank::index(j) < valid ? map.digit(key[j], shift, kMask) : kMask; };
-    for (int i = threadIdx.x; i < Bins * Rank::kWarps; i += T) (&s.warp_offset[0][0])[i] = 0;
-    __syncthreads();
-    Rank::count(s.warp_offset, digit);
-    __syncthreads();
-
-    unsigned bin_count[BPT];
+    unsigned bin_count[BPT], bin_local[BPT], rank[Items];
+    Rank::rank_tile(s.rank, s.scan, digit, rank, bin_count, bin_local);
 #pragma unroll
     for (int k = 0; k < BPT; ++k) {
       const int b = threadIdx.x * BPT + k;
-      bin_count[k] = b < Bins ? Rank::exclusive_over_warps(s.warp_offset, b) : 0u;
       // Items past the slab's end counted as the last digit are not keys.
       if (b < Bins) s.count[b] = bin_count[k] - (b == Bins - 1 ? unsigned(Slab - valid) : 0u);
     }
-    unsigned bin_local[BPT];
-    Rank::add_tile_starts(s.warp_offset, bin_count, bin_local, s.scan);
-    __syncthreads();
-    unsigned rank[Items];
-    Rank::rank(s.warp_offset, digit, rank);
 
     cluster.sync();  // every block's counts are published
     {
@@ -256,14 +340,16 @@ class ClusterInstance final : public Instance {
   Problem p_;
 };
 
-template <int RadixBits, int ItemsPerThread, int BlockThreads>
+template <int RadixBits, int ItemsPerThread, int BlockThreads, ClusterRanking Ranking = ClusterRanking::match>
 VariantInfo cluster_info() {
-  using P = ClusterPolicy<RadixBits, ItemsPerThread, BlockThreads>;
+  using P = ClusterPolicy<RadixBits, ItemsPerThread, BlockThreads, Ranking>;
   VariantInfo v;
   v.label = "radix.cluster." + param_label(P::params());
   v.family = "radix";
-  v.description = "LSD radix in one launch: a thread-block cluster holds the keys in shared memory, ranks them "
-                  "as Onesweep does and moves them between its blocks through distributed shared memory";
+  v.description = std::string("LSD radix in one launch: a thread-block cluster holds the keys in shared memory, ranks "
+                              "them ") +
+                  (Ranking == ClusterRanking::match ? "as Onesweep does" : "with CUB's BlockRadixRank (per-thread counters)") +
+                  " and moves them between its blocks through distributed shared memory";
   v.seed = "001 further reading (Onesweep); issue 15 (one launch for small n)";
   take_every_type(v);
   v.descending = true;
@@ -290,11 +376,20 @@ VariantInfo cluster_info() {
 
 }  // namespace
 
-// Slabs of 4096 and 8192 keys: clusters of up to 16 blocks sort up to 2^16
-// and 2^17 keys. 1024-thread blocks (16384-key slabs, up to 2^18 keys) spilled
-// registers and were the slowest point at every size on an H100.
+// Clusters of up to 16 blocks sort up to 16 slabs: slabs of 1024, 2048, 4096
+// and 8192 keys reach 2^14, 2^15, 2^16 and 2^17 keys. Smaller slabs put more
+// SMs to work at a given n, which is what wins below 2^16; the tuner picks
+// per size (results/<gpu>/best.json). 1024-thread blocks with 16 keys per
+// thread spilled registers and were the slowest point at every size on an
+// H100. With CUB's ranking, 6- and 7-bit digits at 4352-key slabs
+// (rb6.ipt17.tpb256, rb7.ipt17.tpb256) and rb6.ipt9.tpb256 were measured and
+// never won a size on either GPU (issue15-steps/lookback-branch-free/
+// cluster-small-n.json); rb6.ipt9.tpb128 (1152-key slabs) wins at 2^14 for
+// 64-bit keys.
+SORTBENCH_REGISTER_VARIANT(cluster_info<8, 2, 512>());
+SORTBENCH_REGISTER_VARIANT(cluster_info<8, 4, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 8, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 16, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 4, 1024>());
-
+SORTBENCH_REGISTER_VARIANT(cluster_info<6, 9, 128, ClusterRanking::thread_counters>());
 }  // namespace sortbench::radix

@@ -238,15 +238,35 @@ __device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned t
 #pragma unroll
       for (int q = 0; q < Window; ++q) x[q] = q <= pred ? lookback::load(newest - q * Bins) : lookback::kInclusive;
     }
+    // The words needed are those up to the nearest inclusive one (all of the
+    // window if none is). They are summed without a branch per word: a
+    // serial walk with an exit at the first inclusive word was a chain of
+    // dependent branches, the look-back's largest cost in a one-wave pass
+    // (profiles/radix.onesweep.rb8.ipt8.tpb512.mb2-none-1048576-sass.csv).
+    constexpr unsigned kAll = Window == 32 ? ~0u : (1u << Window) - 1;
+    unsigned inclusive = 0, unpublished = 0, needed;
+    for (;;) {
 #pragma unroll
-    for (int q = 0; q < Window; ++q) {
-      if (!done) {
-        unsigned v = x[q];
-        if ((v & lookback::kFlag) == lookback::kInvalid) v = lookback::wait(newest - q * Bins);
-        prefix += v & lookback::kValue;
-        done = (v & lookback::kFlag) == lookback::kInclusive;
+      for (int q = 0; q < Window; ++q) {
+        inclusive |= unsigned((x[q] & lookback::kFlag) == lookback::kInclusive) << q;
+        unpublished |= unsigned((x[q] & lookback::kFlag) == lookback::kInvalid) << q;
       }
+      needed = inclusive ? inclusive ^ (inclusive - 1) : kAll;
+      if (!(unpublished & needed)) break;
+#pragma unroll
+      for (int q = 0; q < Window; ++q)
+        if ((unpublished & needed) >> q & 1u) x[q] = lookback::wait(newest - q * Bins);
+      unpublished = 0;
     }
+    unsigned part[Window];
+#pragma unroll
+    for (int q = 0; q < Window; ++q) part[q] = (needed >> q & 1u) ? x[q] & lookback::kValue : 0u;
+#pragma unroll
+    for (int w = 1; w < Window; w *= 2)
+#pragma unroll
+      for (int q = 0; q + w < Window; q += 2 * w) part[q] += part[q + w];
+    prefix += part[0];
+    done = inclusive != 0;
     pred -= Window;
     newest -= Window * Bins;
   }
