@@ -17,7 +17,15 @@ table, one reference row per CUB label measured (cub.radix_sort.off32,
 .off64, .double_buffer.* forms; cub.merge_sort.* where measured) and one for
 thrust.sort, each with its GKeys/s and its ratio to the fastest CUB call.
 
-usage: tools/radix_steps.py REPORT.json [MORE.json ...] [--out PATH] [--sizes 24,28]
+The last row of each step table is what `sortbench::sort` runs on that GPU:
+the point the GPU's best.json (the tuner's pick per key type, value type and
+size range; a CUB call where none of ours beat it) names for the workload,
+as measured in the report. best.json is the one beside the first report, or
+--best PATH; without one the row is left out. The test
+tools.generated_markdown_is_current regenerates the committed tables from the
+committed reports and best.json, so a new tune means a new table.
+
+usage: tools/radix_steps.py REPORT.json [MORE.json ...] [--out PATH] [--sizes 24,28] [--best best.json]
 Several reports (of one device) are merged; without --out the markdown goes
 to results/<gpu-model>/radix-steps.md. Reads report schema versions 1 and 2.
 """
@@ -132,7 +140,16 @@ def f_ratio(x):
     return "-" if x is None else f"{x:.2f}x"
 
 
-def step_table(tab, key, value, dist, sizes):
+def tuned_pick(best_json, key, value, n, order="ascending"):
+    """The variant best.json names for this workload and size, or None."""
+    for e in (best_json or {}).get("entries", []):
+        if (e.get("key"), e.get("value"), e.get("order", "ascending")) == (key, value, order) \
+                and e.get("n_min", 0) <= n <= e.get("n_max", 0):
+            return e.get("variant")
+    return None
+
+
+def step_table(tab, key, value, dist, sizes, best_json=None):
     lines = []
     if len(tab.cub_labels) > 1:
         named = []
@@ -165,6 +182,8 @@ def step_table(tab, key, value, dist, sizes):
             if num != "-" and g:
                 prev[s] = g
         lines.append("| " + " | ".join(cells) + " |")
+        if num == len(STEPS) and best_json:
+            lines.append(tuned_row(tab, key, value, dist, sizes, best_json, prev))
     for ref in reference_labels(tab, key, value, dist, sizes):
         cells = [f"reference: {ref}", "-"]
         for s in sizes:
@@ -173,6 +192,19 @@ def step_table(tab, key, value, dist, sizes):
             cells += [f"`{ref}`" if r else "-", f_gk(gk(r)), f_vs(tab, ratio_to_cub(r, point, tab)), ""]
         lines.append("| " + " | ".join(cells) + " |")
     return lines if any_data else []
+
+
+def tuned_row(tab, key, value, dist, sizes, best_json, prev):
+    """The final row: best.json's pick at each size, against the last step."""
+    cells = ["**final: `sortbench::sort` (this GPU's best.json)**", "tuned"]
+    for s in sizes:
+        point = tab.at(key, value, dist, 1 << s)
+        label = tuned_pick(best_json, key, value, 1 << s)
+        r = point.get(label) if label else None
+        g = gk(r)
+        cells += [f"`{label}`" if label else "- (not tuned)", f_gk(g), f_vs(tab, ratio_to_cub(r, point, tab)),
+                  f_ratio(g / prev[s]) if g and prev[s] else "-"]
+    return "| " + " | ".join(cells) + " |"
 
 
 def reference_labels(tab, key, value, dist, sizes):
@@ -206,6 +238,7 @@ def main():
     ap.add_argument("report", nargs="+")
     ap.add_argument("--out")
     ap.add_argument("--sizes", default="24,28", help="log2 sizes to show (default 24,28)")
+    ap.add_argument("--best", help="the GPU's best.json (default: best.json beside the first report)")
     args = ap.parse_args()
     reports = []
     for path in args.report:
@@ -225,6 +258,15 @@ def main():
     for rep in reports[1:]:
         globs += [g for g in rc.baseline_globs(rep) if g not in globs]
     tab = Table(results, globs)
+    best_path = args.best or os.path.join(os.path.dirname(args.report[0]), "best.json")
+    best_json = None
+    if os.path.exists(best_path):
+        with open(best_path) as f:
+            best_json = json.load(f)
+        if best_json.get("gpu_model") not in (None, model):
+            sys.exit(f"{best_path}: tuned on {best_json.get('gpu_model')}, the report is from {model}")
+    elif args.best:
+        sys.exit(f"--best: {args.best} does not exist")
 
     combos = sorted({(k[0], k[1]) for k in tab.points}, key=lambda kv: (kv[1] != "none", kv[0]))
     dists = sorted({k[3] for k in tab.points},
@@ -263,6 +305,11 @@ def main():
                "label); 'vs previous step' is its throughput over the row above. 'vs fastest CUB' is the ratio "
                "to the fastest CUB call measured on that workload in the same run (CUB's median over the "
                "variant's).")
+    if best_json:
+        prov = best_json.get("provenance") if isinstance(best_json.get("provenance"), dict) else {}
+        source = f" (tuned in `{prov['report']}`)" if prov.get("report") else ""
+        out.append(f"Final rows: what `sortbench::sort` runs, the pick of `{best_path}`{source} for the key type, "
+                   "value type and size, measured in this run; 'vs previous step' there is against the last step.")
     if len(tab.cub_labels) > 1:
         out.append("CUB calls measured: " + ", ".join(f"`{v}`" for v in tab.cub_labels) + "; each ratio names "
                    "the one that was fastest there, e.g. " + f"`({rc.short_cub(tab.cub_labels[-1])})` = "
@@ -274,7 +321,7 @@ def main():
 
     for key, value in combos:
         for dist in dists:
-            t = step_table(tab, key, value, dist, sizes)
+            t = step_table(tab, key, value, dist, sizes, best_json)
             if not t:
                 continue
             what = f"{key} keys" + ("" if value == "none" else f" + {value} values")
