@@ -1,6 +1,7 @@
 #include "sortbench/json_read.hpp"
 
 #include <cmath>
+#include <sstream>
 
 #include "sortbench/config.hpp"
 
@@ -70,6 +71,16 @@ double JsonAt::number() const {
 double JsonAt::non_negative() const {
   const double d = number();
   if (d < 0) fail("a number of at least 0");
+  return d;
+}
+
+double JsonAt::non_negative(double max) const {
+  const double d = number();
+  if (d < 0 || d > max) {
+    std::ostringstream os;
+    os << "a number from 0 to " << max;
+    fail(os.str());
+  }
   return d;
 }
 

@@ -49,6 +49,11 @@ std::string PointResult::workload_key() const {
 
 namespace {
 
+// Clocks in a report are MHz: a GPU's run at a few GHz at most. Far beyond
+// that is a damaged or foreign file, and would turn compare's clock
+// scaling into nonsense.
+constexpr double kMaxClockMhz = 100000;
+
 bool is_integer(const std::string& s) {
   return !s.empty() && s.size() < 19 && s.find_first_not_of("0123456789") == std::string::npos;
 }
@@ -218,7 +223,7 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
         r.stop_reason != "max_samples" && r.stop_reason != "throttled")
       j["stop_reason"].fail("noise, budget, max_samples, throttled or \"\"");
     r.cold_l2 = j["cold_l2"].boolean();
-    r.sm_clock_mhz = j["sm_clock_mhz"].non_negative();
+    r.sm_clock_mhz = j["sm_clock_mhz"].non_negative(kMaxClockMhz);
     r.throttled_samples = j["throttled_samples"].unsigned_integer();
     r.throttled = j["throttled"].boolean();
     r.gkeys_per_s = j["gkeys_per_s"].non_negative();
@@ -265,8 +270,9 @@ Report report_from_json(const json& doc, const std::string& where) {
     device.object();
     for (const char* field : {"name", "model", "uuid"})
       if (device.has(field)) device[field].string();
-    for (const char* field : {"sm_clock_peak_mhz", "sm_clock_mhz", "mem_clock_peak_mhz", "copy_gb_per_s"})
-      if (device.has(field)) device[field].non_negative();
+    for (const char* field : {"sm_clock_peak_mhz", "sm_clock_mhz", "mem_clock_peak_mhz"})
+      if (device.has(field)) device[field].non_negative(kMaxClockMhz);
+    if (device.has("copy_gb_per_s")) device["copy_gb_per_s"].non_negative();
   }
   if (context.has("build")) {
     const JsonAt build = context["build"];

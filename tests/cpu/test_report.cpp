@@ -220,6 +220,12 @@ TEST(Report, ReadingNamesTheFileThePathAndWhatWasExpected) {
             "r.json: $.results[0].key: expected one of u8, i8, u1");
   EXPECT_EQ(error([](json& j) { j["results"][0]["vs"]["cub"] = {{"baseline", "cub.x"}, {"speedup", -1}}; }),
             "r.json: $.results[0].vs.cub.speedup: expected a number of at least 0, got -1");
+  // Clocks are MHz: far beyond any GPU's is a damaged file, not a measurement.
+  EXPECT_EQ(error([](json& j) { j["results"][0]["sm_clock_mhz"] = 1e308; }),
+            "r.json: $.results[0].sm_clock_mhz: expected a number from 0 to 100000, got 1e+308");
+  EXPECT_EQ(error([](json& j) { j["context"]["device"]["sm_clock_peak_mhz"] = 2e5; }),
+            "r.json: $.context.device.sm_clock_peak_mhz: expected a number from 0 to 100000, got 200000.0");
+  EXPECT_EQ(error([](json& j) { j["results"][0]["sm_clock_mhz"] = 1980; }), "no error");
 }
 
 // Issue 16: a point across g GPUs against the fastest library call sorting

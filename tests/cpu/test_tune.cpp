@@ -456,6 +456,27 @@ TEST(TuneShard, TwoShardsMergedEqualOneUnshardedRun) {
   Report merged_once = merged;
   EXPECT_NE(refusal({merged_once, b}, {"m.json", "b.json"}).find("m.json: $.context.tune.shard: 'merged' is not a shard I/N"),
             std::string::npos);
+  // A result on a workload the space does not plan (here a size outside it).
+  Report foreign = b;
+  ASSERT_FALSE(foreign.results.empty());
+  foreign.results[3].n = 12345;
+  const std::string why_foreign = refusal({a, foreign}, {"a.json", "f.json"});
+  EXPECT_EQ(why_foreign.rfind("f.json: $.results[3]: " + foreign.results[3].variant + " on ", 0), 0u) << why_foreign;
+  EXPECT_NE(why_foreign.find(" n=12345 "), std::string::npos) << why_foreign;
+  EXPECT_NE(why_foreign.find("is not a workload of the space in $.context.config"), std::string::npos) << why_foreign;
+  // A shard of another strategy, or one no tune has.
+  Report halving = b;
+  halving.context["tune"]["strategy"] = "halving";
+  EXPECT_EQ(refusal({a, halving}, {"a.json", "h.json"}),
+            "h.json: $.context.tune.strategy: \"halving\", where the space in a.json's $.context.config names "
+            "\"exhaustive\"; only shards of one tune merge");
+  Report bogus = b;
+  bogus.context["tune"]["strategy"] = 7;
+  EXPECT_NE(refusal({a, bogus}, {"a.json", "x.json"}).find("x.json: $.context.tune.strategy: 7, where"), std::string::npos);
+  // The same shards with the strategy their space names still merge.
+  Report a2 = a, b2 = b;
+  a2.context["tune"]["strategy"] = b2.context["tune"]["strategy"] = "exhaustive";
+  EXPECT_EQ(merge_reports({a2, b2}, {"a.json", "b.json"}).results.size(), whole.results.size());
 }
 
 TEST(TuneBest, RangesAndSelection) {

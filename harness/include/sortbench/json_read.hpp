@@ -31,6 +31,7 @@ class JsonAt {
   bool boolean() const;
   double number() const;  // finite
   double non_negative() const;
+  double non_negative(double max) const;  // from 0 to max
   std::uint64_t unsigned_integer(std::uint64_t max = UINT64_MAX) const;
   std::int64_t integer() const;
 

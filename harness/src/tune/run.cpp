@@ -111,11 +111,33 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
                         it->second + ")");
     shard_names[k] = name_of(i);
   }
-  if (tune0)
+  if (tune0) {
     for (std::size_t k = 0; k < shards; ++k)
       if (!shard_names.count(k))
         throw ConfigError("merge: shard " + std::to_string(k) + "/" + std::to_string(shards) +
                           " is missing; best.json from part of a space would miss its points");
+    // What a shard holds must be what its space plans: a result on another
+    // workload, or a run of another strategy, would reach best.json unseen.
+    const Space space = parse_space(reports[0].context.at("config").dump(), name_of(0) + ": $.context.config");
+    std::set<std::string> planned;
+    for (const Workload& w : expand_workloads(space.sweep)) planned.insert(blank_result("", {}, "", w).workload_key());
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      const json& t = reports[i].context["tune"];
+      if (t.contains("strategy") &&
+          (!t["strategy"].is_string() || t["strategy"].get<std::string>() != to_string(space.strategy.kind)))
+        throw ConfigError(name_of(i) + ": $.context.tune.strategy: " + t["strategy"].dump() + ", where the space in " +
+                          name_of(0) + "'s $.context.config names \"" + to_string(space.strategy.kind) +
+                          "\"; only shards of one tune merge");
+      for (std::size_t k = 0; k < reports[i].results.size(); ++k) {
+        const PointResult& p = reports[i].results[k];
+        if (!planned.count(p.workload_key()))
+          throw ConfigError(name_of(i) + ": $.results[" + std::to_string(k) + "]: " + p.variant + " on " +
+                            to_string(p.key) + "/" + to_string(p.value) + " " + to_string(p.order) + " n=" +
+                            std::to_string(p.n) + " " + p.distribution + " seed " + std::to_string(p.seed) +
+                            " is not a workload of the space in $.context.config");
+      }
+    }
+  }
   out.context = reports[0].context;
   std::map<std::string, std::string> seen;  // variant|workload -> the report it came from
   json merged_from = json::array();
