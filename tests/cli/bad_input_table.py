@@ -154,6 +154,8 @@ def make_fixtures(binary, src, d):
     spoil(shard0, os.path.join(d, "ctx-resources.json"), lambda r: r["context"]["tune"].update(resources=5))
     spoil(shard0, os.path.join(d, "ctx-shard.json"), lambda r: r["context"]["tune"].update(shard=5))
     spoil(os.path.join(d, "shard1.json"), os.path.join(d, "shard1-foreign-n.json"), lambda r: r["results"][0].update(n=12345))
+    spoil(shard0, os.path.join(d, "shard0-no-config.json"), lambda r: r["context"].pop("config"))
+    spoil(os.path.join(d, "shard1.json"), os.path.join(d, "shard1-no-config.json"), lambda r: r["context"].pop("config"))
     spoil(os.path.join(d, "shard1.json"), os.path.join(d, "shard1-bogus-strategy.json"),
           lambda r: r["context"]["tune"].update(strategy="bogus"))
     spoil(q, os.path.join(d, "top-array.json"), lambda r: r.clear())

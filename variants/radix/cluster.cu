@@ -392,4 +392,5 @@ SORTBENCH_REGISTER_VARIANT(cluster_info<8, 8, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 16, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 4, 1024>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<6, 9, 128, ClusterRanking::thread_counters>());
+
 }  // namespace sortbench::radix

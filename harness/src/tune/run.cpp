@@ -101,6 +101,8 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
     if (r.context.value("config", json()) != reports[0].context.value("config", json()))
       throw ConfigError(name_of(i) + ": $.context.config: differs from " + name_of(0) + "; only shards of one space merge");
     if (!tune0) continue;
+    if (!r.context.contains("config") || !r.context["config"].is_object())
+      throw ConfigError(name_of(i) + ": $.context.config: missing; expected the space the tune ran (an object)");
     const auto [k, n] = shard_of(r, name_of(i));
     if (shards && n != shards)
       throw ConfigError(name_of(i) + ": shard " + std::to_string(k) + "/" + std::to_string(n) + " overlaps shards of " +
