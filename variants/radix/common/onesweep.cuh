@@ -242,7 +242,8 @@ __device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned t
     // window if none is). They are summed without a branch per word: a
     // serial walk with an exit at the first inclusive word was a chain of
     // dependent branches, the look-back's largest cost in a one-wave pass
-    // (profiles/radix.onesweep.rb8.ipt8.tpb512.mb2-none-1048576-sass.csv).
+    // (PERFORMANCE.md, "Where the 2^20 pass spends its time, instruction by
+    // instruction").
     constexpr unsigned kAll = Window == 32 ? ~0u : (1u << Window) - 1;
     unsigned inclusive = 0, unpublished = 0, needed;
     for (;;) {
