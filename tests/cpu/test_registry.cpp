@@ -137,4 +137,7 @@ TEST(Traffic, MatchesTheAnchorTable) {
   EXPECT_DOUBLE_EQ(traffic::reduce_then_scan({KeyType::u32, ValueType::none, Order::ascending, 1}, 8), 48);
   EXPECT_DOUBLE_EQ(traffic::merge({KeyType::u32, ValueType::none, Order::ascending, 4096}, 4096), 8);
   EXPECT_DOUBLE_EQ(traffic::merge({KeyType::u32, ValueType::none, Order::ascending, 4097}, 4096), 16);
+  // One histogram read, the top pass and the bucket sort each read and write once.
+  EXPECT_DOUBLE_EQ(traffic::msd_then_local({KeyType::u32, ValueType::none, Order::ascending, 1}), 20);
+  EXPECT_DOUBLE_EQ(traffic::msd_then_local({KeyType::u64, ValueType::u32, Order::ascending, 1}), 56);
 }

@@ -40,38 +40,6 @@ constexpr int kMaxClusterBlocks = 16;
 
 enum class ClusterRanking { match, thread_counters };
 
-// Onesweep's match ranking behind the interface the cluster kernel calls:
-// rank_tile gives each item's position in the slab ordered by digit and, for
-// digits threadIdx.x * BPT + k, their count in the slab and their first
-// position. Items past the slab's end take the last digit.
-template <int RadixBits, int Items, int BlockThreads>
-struct ClusterMatchRank {
-  using Match = WarpStripedMatchRank<RadixBits, Items, BlockThreads>;
-  using Scan = BlockScanShfl<BlockThreads>;
-  static constexpr int kBins = 1 << RadixBits;
-  struct Storage {
-    typename Match::Counters warp_offset;  // per-warp digit counts, then rank offsets
-  };
-  __device__ static int index(int j) { return Match::index(j); }
-
-  template <int BPT, class DigitOf>
-  __device__ static void rank_tile(Storage& s, typename Scan::Storage& scan, DigitOf digit, unsigned (&rank)[Items],
-                                   unsigned (&bin_count)[BPT], unsigned (&bin_local)[BPT]) {
-    for (int i = threadIdx.x; i < kBins * Match::kWarps; i += BlockThreads) (&s.warp_offset[0][0])[i] = 0;
-    __syncthreads();
-    Match::count(s.warp_offset, digit);
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < BPT; ++k) {
-      const int b = threadIdx.x * BPT + k;
-      bin_count[k] = b < kBins ? Match::exclusive_over_warps(s.warp_offset, b) : 0u;
-    }
-    Match::add_tile_starts(s.warp_offset, bin_count, bin_local, scan);
-    __syncthreads();
-    Match::rank(s.warp_offset, digit, rank);
-  }
-};
-
 // CUB's BlockRadixRank on a blocked slab (thread t holds items
 // [t*Items, (t+1)*Items), which is what makes its ranks stable).
 template <int RadixBits, int Items, int BlockThreads>
@@ -127,7 +95,7 @@ struct ClusterPolicy {
   static_assert(RadixBits >= 2, "digit counts are copied four at a time");
   static_assert(std::size_t(kSlab) * kMaxClusterBlocks < (std::size_t(1) << 32), "32-bit positions");
   using Rank = std::conditional_t<Ranking == ClusterRanking::match,
-                                  ClusterMatchRank<RadixBits, ItemsPerThread, BlockThreads>,
+                                  SlabMatchRank<RadixBits, ItemsPerThread, BlockThreads>,
                                   ClusterCounterRank<RadixBits, ItemsPerThread, BlockThreads>>;
 
   // The match ranking is the default: its points keep their labels.

@@ -20,6 +20,13 @@ inline double onesweep(const Problem& p, int digit_bits) {
   return k + 2.0 * digit_passes(p, digit_bits) * (k + v);
 }
 
+// One Onesweep pass on the top digit (after its histogram's read of the
+// keys), then each bucket read and written once by the block that sorts it.
+inline double msd_then_local(const Problem& p) {
+  const double k = double(key_bytes(p.key)), v = double(value_bytes(p.value));
+  return k + 4.0 * (k + v);
+}
+
 // Reduce-then-scan (count, scan, scatter) per pass: keys read twice.
 inline double reduce_then_scan(const Problem& p, int digit_bits) {
   const double k = double(key_bytes(p.key)), v = double(value_bytes(p.value));

@@ -86,4 +86,40 @@ struct WarpStripedMatchRank {
   }
 };
 
+
+// A whole slab ranked at once, behind the interface of the block-local sorts
+// (the cluster sort, the bucket sort after an MSD pass): rank_tile gives each
+// item's position in the slab ordered by digit and, for digits
+// threadIdx.x * BPT + k, their count in the slab and their first position.
+// Items past the slab's end take the last digit. Every thread's reads of the
+// slab that feed `digit` happen before rank_tile's first barrier, so the
+// caller may write the ranked items back over them.
+template <int RadixBits, int Items, int BlockThreads>
+struct SlabMatchRank {
+  using Match = WarpStripedMatchRank<RadixBits, Items, BlockThreads>;
+  using Scan = BlockScanShfl<BlockThreads>;
+  static constexpr int kBins = 1 << RadixBits;
+  struct Storage {
+    typename Match::Counters warp_offset;  // per-warp digit counts, then rank offsets
+  };
+  __device__ static int index(int j) { return Match::index(j); }
+
+  template <int BPT, class DigitOf>
+  __device__ static void rank_tile(Storage& s, typename Scan::Storage& scan, DigitOf digit, unsigned (&rank)[Items],
+                                   unsigned (&bin_count)[BPT], unsigned (&bin_local)[BPT]) {
+    for (int i = threadIdx.x; i < kBins * Match::kWarps; i += BlockThreads) (&s.warp_offset[0][0])[i] = 0;
+    __syncthreads();
+    Match::count(s.warp_offset, digit);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      const int b = threadIdx.x * BPT + k;
+      bin_count[k] = b < kBins ? Match::exclusive_over_warps(s.warp_offset, b) : 0u;
+    }
+    Match::add_tile_starts(s.warp_offset, bin_count, bin_local, scan);
+    __syncthreads();
+    Match::rank(s.warp_offset, digit, rank);
+  }
+};
+
 }  // namespace sortbench::radix

@@ -185,9 +185,13 @@ __global__ void __launch_bounds__(kHistThreads)
 }
 
 // Block p turns pass p's digit counts into first output positions, in place.
+// With top_fits, the last block (the most significant digit) also records
+// whether every digit's keys fit in fit_limit (OnesweepInstance's
+// TopDigitFirst mode).
 constexpr int kBinScanThreads = 256;
 template <int RadixBits>
-__global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long long* hist, unsigned pass_stride) {
+__global__ void __launch_bounds__(kBinScanThreads)
+    bin_scan_kernel(unsigned long long* hist, unsigned pass_stride, unsigned* top_fits, unsigned long long fit_limit) {
   constexpr int kBins = 1 << RadixBits, kPer = (kBins + kBinScanThreads - 1) / kBinScanThreads;
   using Count = unsigned long long;
   __shared__ BlockScanShfl<kBinScanThreads, Count>::Storage s;
@@ -200,6 +204,13 @@ __global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long
     const int b = threadIdx.x * kPer + k;
     c[k] = b < kBins ? h[b] : 0u;
     sum += c[k];
+  }
+  if (top_fits && blockIdx.x == gridDim.x - 1) {
+    bool over = false;
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) over |= c[k] > fit_limit;
+    over = __syncthreads_or(over);
+    if (threadIdx.x == 0) *top_fits = over ? 0u : 1u;
   }
   Count total;
   Count run = BlockScanShfl<kBinScanThreads, Count>::exclusive(sum, total, s);
@@ -275,27 +286,28 @@ __device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned t
   return prefix;
 }
 
-template <class P, class Bits, class V>
-__global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
-    pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
-                V* __restrict__ values_out, unsigned n, KeyMap<Bits> map, int shift,
-                const unsigned long long* __restrict__ bin_start, unsigned long long* __restrict__ next_start,
-                unsigned* status, unsigned* tile_counter) {
+// Keys and values a tile reads. WrittenThisLaunch: by other blocks of the
+// same launch (top_digit_first_kernel), so the loads must not take the
+// read-only path, whose cache is not kept coherent with those writes.
+template <bool WrittenThisLaunch, class T>
+__device__ __forceinline__ T load_input(const T* p) {
+  if constexpr (WrittenThisLaunch) return __ldcg(p);
+  else return *p;
+}
+
+// One tile of one pass: counts, ranks, looks back and scatters it. The
+// block's digit counters (s.u.warp_offset) are zero and every thread knows
+// `tile` (a barrier since). tiles: the pass's tiles in this portion.
+template <class P, bool WrittenThisLaunch, class Bits, class V>
+__device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
+                                          const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
+                                          const V* __restrict__ values_in, V* __restrict__ values_out, unsigned n,
+                                          KeyMap<Bits> map, int shift, const unsigned long long* __restrict__ bin_start,
+                                          unsigned long long* __restrict__ next_start, unsigned* status) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, Tile = P::kTile, Bins = P::kBins,
-                W = P::kWarps, BPT = P::kBinsPerThread;
+                BPT = P::kBinsPerThread;
   constexpr unsigned kMask = Bins - 1;
   using Rank = typename P::Rank;
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
-
-  for (int i = threadIdx.x; i < Bins * W; i += T) (&s.u.warp_offset[0][0])[i] = 0;
-  common::chain_wait();
-  common::chain_release();
-  if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  // Tiles are numbered in the order they start, so every tile this one waits
-  // for in the look-back is already running: no deadlock.
-  const unsigned tile = s.tile;
   const unsigned base = tile * Tile;
   const int valid = int(min(unsigned(Tile), n - base));
   const bool full = valid == Tile;
@@ -305,7 +317,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const int i = Rank::index(j);
-    if (full || i < valid) key[j] = keys_in[base + i];
+    if (full || i < valid) key[j] = load_input<WrittenThisLaunch>(keys_in + base + i);
   }
 
   auto digit = [&](int j) {
@@ -357,7 +369,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     if (b < Bins) s.bin_offset[b] = bin_start[b] + lookback_prefix<P>(status, tile, b, bin_count[k]) - bin_local[k];
   }
   __syncthreads();
-  if (tile == gridDim.x - 1) {  // the next portion's first positions
+  if (tile == tiles - 1) {  // the next portion's first positions
 #pragma unroll
     for (int k = 0; k < BPT; ++k) {
       const int b = threadIdx.x * BPT + k;
@@ -386,7 +398,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const int i = Rank::index(j);
-      if (full || i < valid) value[j] = values_in[base + i];
+      if (full || i < valid) value[j] = load_input<WrittenThisLaunch>(values_in + base + i);
     }
     __syncthreads();
 #pragma unroll
@@ -403,33 +415,130 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   }
 }
 
+template <class P, class Bits, class V>
+__global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
+    pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
+                V* __restrict__ values_out, unsigned n, KeyMap<Bits> map, int shift,
+                const unsigned long long* __restrict__ bin_start, unsigned long long* __restrict__ next_start,
+                unsigned* status, unsigned* tile_counter) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
+  for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.u.warp_offset[0][0])[i] = 0;
+  common::chain_wait();
+  common::chain_release();
+  if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  // Tiles are numbered in the order they start, so every tile this one waits
+  // for in the look-back is already running: no deadlock.
+  pass_tile<P, false>(s, s.tile, gridDim.x, keys_in, keys_out, values_in, values_out, n, map, shift, bin_start,
+                      next_start, status);
+}
+
+// Where pass `pass` of `passes` reads and writes in OnesweepInstance's
+// TopDigitFirst mode: the lower digits go keys_in -> out -> alt -> out ... ->
+// keys_in (consecutive passes never share a buffer), so the top digit's pass,
+// the last, reads keys_in whether they ran or not, and writes out.
+template <class T>
+__host__ __device__ PassIO<T> top_digit_first_io(int pass, int passes, T* in, T* out, T* alt) {
+  auto buffer = [&](int i) { return i == 0 || i == passes - 1 ? in : (i % 2 ? out : alt); };
+  return pass == passes - 1 ? PassIO<T>{in, out} : PassIO<T>{buffer(pass), buffer(pass + 1)};
+}
+
+// Every pass of a TopDigitFirst sort in one persistent launch. Blocks take
+// tickets in the order they start: while the top digit's buckets fit
+// (bin_scan_kernel's verdict) the tickets are the top digit's tiles only;
+// else the lower digits' tiles come first, pass by pass, and a tile of pass
+// p waits until every tile of pass p - 1 is written. Those all hold earlier
+// tickets, so they are running or done: no deadlock, whatever the grid.
+// counters: the ticket, then one count of finished tiles per pass.
+template <class P, class Bits, class V>
+__global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
+    top_digit_first_kernel(Bits* keys_in, Bits* keys_out, Bits* keys_alt, V* values_in, V* values_out, V* values_alt,
+                           unsigned n, KeyMap<Bits> map, int passes, unsigned long long* starts, unsigned starts_stride,
+                           unsigned* status, unsigned* counters, const unsigned* buckets_fit) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
+  common::chain_wait();
+  common::chain_release();
+  const unsigned tiles = (n + P::kTile - 1) / P::kTile;
+  const int first = *buckets_fit ? passes - 1 : 0;
+  const unsigned tickets = unsigned(passes - first) * tiles;
+  unsigned* done = counters + 1;
+  for (;;) {
+    for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.u.warp_offset[0][0])[i] = 0;
+    if (threadIdx.x == 0) s.tile = atomicAdd(counters, 1u);
+    __syncthreads();
+    const unsigned ticket = s.tile;
+    if (ticket >= tickets) return;
+    const int pass = first + int(ticket / tiles);
+    if (pass > first && threadIdx.x == 0) {
+      unsigned finished;
+      do {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(finished) : "l"(done + pass - 1) : "memory");
+      } while (finished < tiles);
+    }
+    __syncthreads();
+    const auto k = top_digit_first_io(pass, passes, keys_in, keys_out, keys_alt);
+    const auto v = top_digit_first_io(pass, passes, values_in, values_out, values_alt);
+    unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride;
+    pass_tile<P, true>(s, ticket % tiles, tiles, k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits,
+                       pass_starts, pass_starts + P::kBins, status + std::size_t(pass) * tiles * P::kBins);
+    __syncthreads();  // the tile is written, and the next one may reuse shared memory
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicAdd(done + pass, 1u);
+    }
+  }
+}
+
 }  // namespace onesweep_detail
 
-template <class P, class Bits>
+// TopDigitFirst: for designs that sort the top digit's buckets themselves
+// (radix.msd_local_lsd). When every top digit holds at most bucket_limit keys
+// (decided on the device, after the histogram), only the top digit's pass
+// runs, from keys_in to keys_out: a stable MSD partition into buckets. Else
+// the other passes run first, ending in keys_in, and the sort is complete
+// after the top digit's pass, as without the mode. Either way the passes are
+// one persistent launch (top_digit_first_kernel), so the path not taken costs
+// no launches. buckets_fit() tells the kernels after it which happened. Keys
+// of at least three digits; one portion.
+template <class P, class Bits, bool TopDigitFirst = false>
 class OnesweepInstance final : public Instance {
  public:
-  explicit OnesweepInstance(const Problem& p) : p_(p) {
+  explicit OnesweepInstance(const Problem& p, unsigned long long bucket_limit = 0) : p_(p), bucket_limit_(bucket_limit) {
     passes_ = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits;
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
     portions_ = unsigned((p_.n + kPortionKeys - 1) / kPortionKeys);
-    const bool alt = pass_chain_needs_alt(passes_);
+    if (TopDigitFirst && (passes_ < 3 || portions_ > 1))
+      throw std::invalid_argument("radix.onesweep: the top digit first needs three digits and one portion");
+    const bool alt = TopDigitFirst || pass_chain_needs_alt(passes_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
     alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
+    fits_off_ = layout_.add(TopDigitFirst ? sizeof(unsigned) : 0);
     // One block that a single memset clears: per pass the digit counts, which
     // become the first output positions of portion 0, and those of the
     // portions after it (64-bit); a tile counter per pass and portion; the
     // look-back words of every tile of every pass.
-    cleared_ = std::size_t(passes_) * starts_stride() * 8 + std::size_t(passes_) * portions_ * 4 +
+    // (TopDigitFirst: a ticket counter and a count of finished tiles per pass.)
+    cleared_ = std::size_t(passes_) * starts_stride() * 8 + counter_words() * 4 +
                std::size_t(passes_) * tiles_ * P::kBins * 4;
     cleared_off_ = layout_.add(cleared_);
-    with_value_type(p_.value, [](auto value_tag) {
-      using V = typename decltype(value_tag)::type;
-      allow_smem(onesweep_detail::pass_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
-    });
-    allow_smem(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
     int dev = 0, per_sm = 0;
     cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
     cuda_check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
+    with_value_type(p_.value, [&](auto value_tag) {
+      using V = typename decltype(value_tag)::type;
+      const auto pass = pass_kernel_for<V>();
+      allow_smem(pass, P::template smem_bytes<Bits, V>());
+      if constexpr (TopDigitFirst) {
+        int blocks = 0;
+        cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pass, P::kBlockThreads,
+                                                                 P::template smem_bytes<Bits, V>()),
+                   "pass occupancy");
+        persistent_blocks_ = unsigned(std::max(1, blocks) * sms_);
+      }
+    });
+    allow_smem(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
     cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                    &per_sm, onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, onesweep_detail::kHistThreads,
                    hist_smem()),
@@ -444,7 +553,7 @@ class OnesweepInstance final : public Instance {
       using V = typename decltype(value_tag)::type;
       return {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem()),
               kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0),
-              kernel_launch("pass", pass_kernel<P, Bits, V>, P::kBlockThreads, P::template smem_bytes<Bits, V>())};
+              kernel_launch("pass", pass_kernel_for<V>(), P::kBlockThreads, P::template smem_bytes<Bits, V>())};
     });
   }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
@@ -452,12 +561,25 @@ class OnesweepInstance final : public Instance {
     if (bytes < layout_.bytes) throw std::invalid_argument("radix.onesweep: temp storage too small");
     with_value_type(p_.value, [&](auto value_tag) { sort<typename decltype(value_tag)::type>(b, temp, s); });
   }
+  // TopDigitFirst, after run(): nonzero when only the top digit's pass ran;
+  // top digit d's keys are then keys_out[begin[d], end[d]).
+  const unsigned* buckets_fit(void* temp) const { return temp_at<unsigned>(temp, fits_off_); }
+  const unsigned long long* digit_begins(void* temp) const {
+    return temp_at<unsigned long long>(temp, cleared_off_) + std::size_t(passes_ - 1) * starts_stride();
+  }
+  const unsigned long long* digit_ends(void* temp) const { return digit_begins(temp) + P::kBins; }
 
  private:
   std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
   // Portions hold whole tiles, fewer than 2^30 keys (30-bit look-back counts).
   static constexpr std::size_t kPortionKeys = ((std::size_t(1) << 30) - 1) / P::kTile * P::kTile;
   unsigned starts_stride() const { return (portions_ + 1) * unsigned(P::kBins); }
+  std::size_t counter_words() const { return TopDigitFirst ? 1 + passes_ : std::size_t(passes_) * portions_; }
+  template <class V>
+  static auto pass_kernel_for() {
+    if constexpr (TopDigitFirst) return onesweep_detail::top_digit_first_kernel<P, Bits, V>;
+    else return onesweep_detail::pass_kernel<P, Bits, V>;
+  }
 
   template <class V>
   void sort(const Buffers& b, void* temp, cudaStream_t s) {
@@ -471,7 +593,7 @@ class OnesweepInstance final : public Instance {
     auto* valt = temp_at<V>(temp, alt_values_);
     auto* starts = temp_at<unsigned long long>(temp, cleared_off_);
     auto* counters = reinterpret_cast<unsigned*>(starts + std::size_t(passes_) * starts_stride());
-    unsigned* status = counters + std::size_t(passes_) * portions_;
+    unsigned* status = counters + counter_words();
     cuda_check(cudaMemsetAsync(starts, 0, cleared_, s), "radix.onesweep: clear counters");
     const unsigned hist_blocks = unsigned(std::min<std::size_t>(
         std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistThreads * 16 - 1) / (kHistThreads * 16)));
@@ -481,9 +603,20 @@ class OnesweepInstance final : public Instance {
                                         starts_stride()),
                  "radix.onesweep: histogram");
     }
+    unsigned* fits = TopDigitFirst ? temp_at<unsigned>(temp, fits_off_) : nullptr;
     cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s,
-                                      starts, starts_stride()),
+                                      starts, starts_stride(), fits, bucket_limit_),
                "radix.onesweep: digit scan");
+    if constexpr (TopDigitFirst) {
+      // As many blocks as fit at once: the tiles they take are those of the
+      // top digit alone, or of every pass when a bucket is too large.
+      const unsigned grid = std::min(persistent_blocks_, unsigned(passes_) * tiles_);
+      cuda_check(common::launch_chained(chained_, top_digit_first_kernel<P, Bits, V>, grid, P::kBlockThreads,
+                                        P::template smem_bytes<Bits, V>(), s, kin, kout, kalt, vin, vout, valt,
+                                        unsigned(p_.n), map, passes_, starts, starts_stride(), status, counters, fits),
+                 "radix.onesweep: passes");
+      return;
+    }
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
     for (int pass = 0; pass < passes_; ++pass) {
       const auto k = pass_io(pass, passes_, kin, kout, kalt);
@@ -509,13 +642,14 @@ class OnesweepInstance final : public Instance {
   Problem p_;
   TempLayout layout_;
   int passes_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
+  unsigned long long bucket_limit_ = 0;
   // The histogram, the digit scan and every pass are chained behind the
   // kernel before them (common/chained_launch.cuh; the memset that starts the
   // sort is not chained): it took 2^20 u32 keys from 63.3 to 56.0 us on the
   // H100 (variants/radix/PERFORMANCE.md).
   bool chained_ = false;
-  unsigned tiles_ = 0, portions_ = 0;
-  std::size_t alt_keys_ = 0, alt_values_ = 0, cleared_ = 0, cleared_off_ = 0;
+  unsigned tiles_ = 0, portions_ = 0, persistent_blocks_ = 0;
+  std::size_t alt_keys_ = 0, alt_values_ = 0, fits_off_ = 0, cleared_ = 0, cleared_off_ = 0;
 };
 
 // Defined and instantiated per key width in onesweep_keys{8,16,32,64}.cu, so

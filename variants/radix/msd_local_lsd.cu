@@ -1,0 +1,213 @@
+// One MSD pass, then LSD inside each bucket (issue 15's 2^20 goal; the
+// bucket-then-local plan of PMPP 13.8, seed 000, with Onesweep's pass as the
+// partition):
+//   top digit: Onesweep's histogram, scan and one pass on the most
+//              significant digit (common/onesweep.cuh, TopDigitFirst), which
+//              is stable and leaves digit d's keys in keys_out[begin[d], end[d]);
+//   buckets:   one block per digit loads its bucket into shared memory once,
+//              runs the remaining digits' passes there (Onesweep's match
+//              ranking of the whole slab) and writes the bucket back once.
+// At 2^20 u32 keys an Onesweep sort is four one-wave passes, each paying a
+// look-back over L2 and a round trip of the keys through device memory
+// (variants/radix/PERFORMANCE.md); here three of them become shared-memory
+// passes with no look-back.
+// A bucket larger than a slab (skewed keys) cannot be sorted this way. The
+// histogram says so before any pass, and then the sort is Onesweep's: the
+// lower digits' passes run first, in the same launch as the top digit's, and
+// the bucket kernel returns at once. One block merge sorting its large bucket
+// instead took 0.7 to 6 ms at 2^20 on skewed keys, against 0.05 ms for
+// Onesweep; the lower passes as kernels of their own that return at once
+// while buckets fit cost 3.5 us each (issue15-steps/msd-local/).
+#include <algorithm>
+
+#include "common/match_rank.cuh"
+#include "common/onesweep.cuh"
+
+namespace sortbench::radix {
+namespace {
+
+// LocalItems x LocalThreads: the slab one block sorts in shared memory, the
+// largest bucket the design sorts itself. The top pass is the Onesweep point
+// best.json picks at 2^20 on both GPUs.
+template <int RadixBits, int LocalItems, int LocalThreads>
+struct MsdLocalPolicy {
+  static constexpr int kRadixBits = RadixBits;
+  static constexpr int kBlockThreads = LocalThreads;
+  static constexpr int kItemsPerThread = LocalItems;
+  static constexpr int kBins = 1 << RadixBits;
+  static constexpr int kSlab = LocalThreads * LocalItems;
+  static constexpr int kBinsPerThread = (kBins + LocalThreads - 1) / LocalThreads;
+  using TopPass = OnesweepPolicy<RadixBits, 8, 512, 2>;
+  using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
+
+  static Params params() {
+    return {{"radix_bits", "rb", std::to_string(RadixBits)},
+            {"items_per_thread", "ipt", std::to_string(LocalItems)},
+            {"block_threads", "tpb", std::to_string(LocalThreads)}};
+  }
+
+  // One copy of the slab: every thread holds its keys in registers from
+  // before a pass's ranking to after it, so ranked keys go back in place.
+  template <class Bits, class V>
+  struct Smem {
+    using ValueSlot = std::conditional_t<kHasValues<V>, V, char>;
+    ValueSlot values[kHasValues<V> ? kSlab : 1];
+    Bits keys[kSlab];
+    typename Rank::Storage rank;
+    typename BlockScanShfl<LocalThreads>::Storage scan;
+  };
+  template <class Bits, class V>
+  static constexpr std::size_t smem_bytes() { return sizeof(Smem<Bits, V>); }
+};
+
+// Block d sorts bucket d on digits 0 .. passes-1 (the top digit is equal in
+// it), unless a bucket did not fit and the sort is complete already.
+template <class P, class Bits, class V>
+__global__ void __launch_bounds__(P::kBlockThreads)
+    bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
+                       const unsigned long long* __restrict__ begins, const unsigned long long* __restrict__ ends,
+                       KeyMap<Bits> map, int passes) {
+  constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
+  constexpr unsigned kMask = P::kBins - 1;
+  using Rank = typename P::Rank;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  common::chain_wait();
+  common::chain_release();
+  if (!*buckets_fit) return;
+  const unsigned long long begin = begins[blockIdx.x];
+  const int valid = int(ends[blockIdx.x] - begin);
+  if (valid <= 1) return;
+  keys += begin;
+  if constexpr (kHasValues<V>) values += begin;
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
+  for (int i = threadIdx.x; i < valid; i += T) {
+    s.keys[i] = keys[i];
+    if constexpr (kHasValues<V>) s.values[i] = values[i];
+  }
+  __syncthreads();
+  for (int pass = 0; pass < passes; ++pass) {
+    const int shift = pass * P::kRadixBits;
+    Bits key[Items];
+    [[maybe_unused]] V value[Items];
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int i = Rank::index(j);
+      if (i < valid) {
+        key[j] = s.keys[i];
+        if constexpr (kHasValues<V>) value[j] = s.values[i];
+      }
+    }
+    auto digit = [&](int j) { return Rank::index(j) < valid ? map.digit(key[j], shift, kMask) : kMask; };
+    unsigned bin_count[BPT], bin_local[BPT], rank[Items];
+    Rank::rank_tile(s.rank, s.scan, digit, rank, bin_count, bin_local);
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (rank[j] < unsigned(valid)) {
+        s.keys[rank[j]] = key[j];
+        if constexpr (kHasValues<V>) s.values[rank[j]] = value[j];
+      }
+    __syncthreads();
+  }
+  for (int i = threadIdx.x; i < valid; i += T) {
+    keys[i] = s.keys[i];
+    if constexpr (kHasValues<V>) values[i] = s.values[i];
+  }
+}
+
+template <class P, class Bits>
+class MsdLocalInstance final : public Instance {
+ public:
+  explicit MsdLocalInstance(const Problem& p) : p_(p), top_(p, P::kSlab) {
+    with_value_type(p_.value, [](auto tag) {
+      using V = typename decltype(tag)::type;
+      allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
+    });
+    chained_ = common::chained_launch_supported();
+  }
+  std::size_t temp_bytes(const Buffers& b, cudaStream_t s) override { return top_.temp_bytes(b, s); }
+  std::vector<KernelLaunch> kernels() const override {
+    std::vector<KernelLaunch> k = top_.kernels();
+    with_value_type(p_.value, [&](auto tag) {
+      using V = typename decltype(tag)::type;
+      k.push_back(kernel_launch("bucket sort", bucket_sort_kernel<P, Bits, V>, P::kBlockThreads,
+                                P::template smem_bytes<Bits, V>()));
+    });
+    return k;
+  }
+  void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
+    if (p_.n <= 1) return copy_trivial(p_, b, s);
+    top_.run(b, temp, bytes, s);
+    const int passes = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits - 1;
+    with_value_type(p_.value, [&](auto tag) {
+      using V = typename decltype(tag)::type;
+      cuda_check(common::launch_chained(chained_, bucket_sort_kernel<P, Bits, V>, unsigned(P::kBins),
+                                        unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s,
+                                        static_cast<Bits*>(b.keys_out), static_cast<V*>(b.values_out),
+                                        top_.buckets_fit(temp), top_.digit_begins(temp), top_.digit_ends(temp),
+                                        key_map<Bits>(p_), passes),
+                 "radix.msd_local_lsd: bucket sort");
+    });
+  }
+
+ private:
+  Problem p_;
+  OnesweepInstance<typename P::TopPass, Bits, true> top_;
+  bool chained_ = false;
+};
+
+template <int RadixBits, int LocalItems, int LocalThreads>
+VariantInfo msd_local_info() {
+  using P = MsdLocalPolicy<RadixBits, LocalItems, LocalThreads>;
+  VariantInfo v;
+  v.label = "radix.msd_local_lsd." + param_label(P::params());
+  v.family = "radix";
+  v.description = "one Onesweep pass on the top digit, then one block per bucket runs the other digits' passes in "
+                  "shared memory (Onesweep's passes instead when a bucket is larger than a block's slab)";
+  v.seed = "000 PMPP 13.8 (buckets sorted locally); 001 further reading (Onesweep)";
+  take_every_type(v);
+  // Keys of three digits or more: the lower digits' passes must end where
+  // the top digit's pass reads (common/onesweep.cuh, TopDigitFirst).
+  v.key_types.erase(std::remove_if(v.key_types.begin(), v.key_types.end(),
+                                   [](KeyType k) { return key_bytes(k) * 8 <= 2 * RadixBits; }),
+                    v.key_types.end());
+  v.descending = true;
+  v.stable = true;
+  v.params = P::params();
+  v.tile_keys = P::kSlab;
+  // Past bins x slab keys even uniform buckets overflow the slab, and every
+  // sort would be Onesweep's.
+  v.max_n = std::size_t(P::kBins) * P::kSlab;
+  v.max_n_why = std::to_string(P::kBins) + " buckets of at most " + std::to_string(P::kSlab) +
+                " keys (one block's slab) each";
+  v.bytes_per_key = [](const Problem& p) { return traffic::msd_then_local(p); };
+  v.unsupported = [](const Problem& p) {
+    return with_bits_and_value(p, [&](auto bits_tag, auto value_tag) {
+      using Bits = typename decltype(bits_tag)::type;
+      using V = typename decltype(value_tag)::type;
+      std::string why = smem_reason(P::template smem_bytes<Bits, V>());
+      return why.empty() ? smem_reason(P::TopPass::smem_bytes(p)) : why;
+    });
+  };
+  v.make = [](const Problem& p) {
+    return with_key_bits(p.key, [&](auto bits_tag) -> std::unique_ptr<Instance> {
+      using Bits = typename decltype(bits_tag)::type;
+      if constexpr (sizeof(Bits) * 8 > 2 * RadixBits)
+        return std::make_unique<MsdLocalInstance<P, Bits>>(p);
+      else
+        throw std::logic_error("radix.msd_local_lsd: keys of fewer than three digits");
+    });
+  };
+  return v;
+}
+
+}  // namespace
+
+// Slabs of 512 to 8704 keys: uniform buckets fill about half of the smallest
+// at 2^16, and about 90 % of the others at 2^18, 2^19, 2^20 and 2^21 keys.
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 128>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 256>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 512>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 17, 512>());
+
+}  // namespace sortbench::radix
