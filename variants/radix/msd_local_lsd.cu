@@ -28,8 +28,12 @@ namespace {
 
 // LocalItems x LocalThreads: the slab one block sorts in shared memory, the
 // largest bucket the design sorts itself. The top pass is the Onesweep point
-// best.json picks at 2^20 on both GPUs.
-template <int RadixBits, int LocalItems, int LocalThreads>
+// best.json picks at 2^20 on both GPUs. UnrolledPasses: the bucket kernel's
+// passes unrolled, each compiled with its own shift. It helps some points and
+// hurts others, with no rule we could state (2^20 u32 keys, ipt9.tpb512: 50.9
+// against 43.5 us; 64-bit keys and ipt17 slower, up to 30 %; H100, both in
+// one run, issue15-steps/msd-local/unrolled-passes/), so it is a parameter.
+template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false>
 struct MsdLocalPolicy {
   static constexpr int kRadixBits = RadixBits;
   static constexpr int kBlockThreads = LocalThreads;
@@ -37,13 +41,17 @@ struct MsdLocalPolicy {
   static constexpr int kBins = 1 << RadixBits;
   static constexpr int kSlab = LocalThreads * LocalItems;
   static constexpr int kBinsPerThread = (kBins + LocalThreads - 1) / LocalThreads;
+  static constexpr bool kUnrolledPasses = UnrolledPasses;
   using TopPass = OnesweepPolicy<RadixBits, 8, 512, 2>;
   using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
 
+  // Points with the passes as a loop keep their labels.
   static Params params() {
-    return {{"radix_bits", "rb", std::to_string(RadixBits)},
-            {"items_per_thread", "ipt", std::to_string(LocalItems)},
-            {"block_threads", "tpb", std::to_string(LocalThreads)}};
+    Params p = {{"radix_bits", "rb", std::to_string(RadixBits)},
+                {"items_per_thread", "ipt", std::to_string(LocalItems)},
+                {"block_threads", "tpb", std::to_string(LocalThreads)}};
+    if (UnrolledPasses) p.push_back({"passes", "", "unrolled_passes"});
+    return p;
   }
 
   // One copy of the slab: every thread holds its keys in registers from
@@ -60,15 +68,17 @@ struct MsdLocalPolicy {
   static constexpr std::size_t smem_bytes() { return sizeof(Smem<Bits, V>); }
 };
 
-// Block d sorts bucket d on digits 0 .. passes-1 (the top digit is equal in
-// it), unless a bucket did not fit and the sort is complete already.
+// Block d sorts bucket d on every digit below the top one (equal in it),
+// unless a bucket did not fit and the sort is complete already.
 template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads)
     bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
                        const unsigned long long* __restrict__ begins, const unsigned long long* __restrict__ ends,
-                       KeyMap<Bits> map, int passes) {
+                       KeyMap<Bits> map) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
   constexpr unsigned kMask = P::kBins - 1;
+  constexpr int kPasses = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits - 1;
+  constexpr int kUnroll = P::kUnrolledPasses ? kPasses : 1;
   using Rank = typename P::Rank;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   common::chain_wait();
@@ -85,7 +95,8 @@ __global__ void __launch_bounds__(P::kBlockThreads)
     if constexpr (kHasValues<V>) s.values[i] = values[i];
   }
   __syncthreads();
-  for (int pass = 0; pass < passes; ++pass) {
+#pragma unroll kUnroll
+  for (int pass = 0; pass < kPasses; ++pass) {
     const int shift = pass * P::kRadixBits;
     Bits key[Items];
     [[maybe_unused]] V value[Items];
@@ -137,14 +148,13 @@ class MsdLocalInstance final : public Instance {
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     if (p_.n <= 1) return copy_trivial(p_, b, s);
     top_.run(b, temp, bytes, s);
-    const int passes = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits - 1;
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
       cuda_check(common::launch_chained(chained_, bucket_sort_kernel<P, Bits, V>, unsigned(P::kBins),
                                         unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s,
                                         static_cast<Bits*>(b.keys_out), static_cast<V*>(b.values_out),
                                         top_.buckets_fit(temp), top_.digit_begins(temp), top_.digit_ends(temp),
-                                        key_map<Bits>(p_), passes),
+                                        key_map<Bits>(p_)),
                  "radix.msd_local_lsd: bucket sort");
     });
   }
@@ -155,9 +165,9 @@ class MsdLocalInstance final : public Instance {
   bool chained_ = false;
 };
 
-template <int RadixBits, int LocalItems, int LocalThreads>
+template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false>
 VariantInfo msd_local_info() {
-  using P = MsdLocalPolicy<RadixBits, LocalItems, LocalThreads>;
+  using P = MsdLocalPolicy<RadixBits, LocalItems, LocalThreads, UnrolledPasses>;
   VariantInfo v;
   v.label = "radix.msd_local_lsd." + param_label(P::params());
   v.family = "radix";
@@ -208,6 +218,8 @@ SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 128>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 256>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 512>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 256, true>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 512, true>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 17, 512>());
 
 }  // namespace sortbench::radix
