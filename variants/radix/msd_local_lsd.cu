@@ -31,7 +31,7 @@ namespace {
 // best.json picks at 2^20 on both GPUs. UnrolledPasses: the bucket kernel's
 // passes unrolled, each compiled with its own shift. It helps some points and
 // hurts others, with no rule we could state (2^20 u32 keys, ipt9.tpb512: 50.9
-// against 43.5 us; 64-bit keys and ipt17 slower, up to 30 %; H100, both in
+// against 43.5 us; 64-bit keys and ipt17 slower, up to 47 %; H100, both in
 // one run, issue15-steps/msd-local/unrolled-passes/), so it is a parameter.
 template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false>
 struct MsdLocalPolicy {
