@@ -439,7 +439,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 // keys_in (consecutive passes never share a buffer), so the top digit's pass,
 // the last, reads keys_in whether they ran or not, and writes out.
 template <class T>
-__host__ __device__ PassIO<T> top_digit_first_io(int pass, int passes, T* in, T* out, T* alt) {
+__device__ PassIO<T> top_digit_first_io(int pass, int passes, T* in, T* out, T* alt) {
   auto buffer = [&](int i) { return i == 0 || i == passes - 1 ? in : (i % 2 ? out : alt); };
   return pass == passes - 1 ? PassIO<T>{in, out} : PassIO<T>{buffer(pass), buffer(pass + 1)};
 }
