@@ -27,13 +27,19 @@ namespace sortbench::radix {
 namespace {
 
 // LocalItems x LocalThreads: the slab one block sorts in shared memory, the
-// largest bucket the design sorts itself. The top pass is the Onesweep point
-// best.json picked at 2^20 on both GPUs before this design. UnrolledPasses: the bucket kernel's
+// largest bucket the design sorts itself. UnrolledPasses: the bucket kernel's
 // passes unrolled, each compiled with its own shift. It helps some points and
 // hurts others, with no rule we could state (2^20 u32 keys, ipt9.tpb512: 50.9
 // against 43.5 us; 64-bit keys and ipt17 slower, up to 47 %; H100, both in
 // one run, issue15-steps/msd-local/unrolled-passes/), so it is a parameter.
-template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false>
+// TopItems x TopThreads: the top digit's Onesweep tile. 4096 keys is the
+// Onesweep point best.json picked at 2^20 before this design; at 2^16 that is
+// 16 tiles, and the top pass ran on 16 SMs at about one instruction per cycle
+// (issue15-steps/msd-local/profiles/), so the small slabs also come with
+// smaller top tiles. Its minimum blocks per SM keep 1024 threads per SM (64
+// registers), as the default point does.
+template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false, int TopItems = 8,
+          int TopThreads = 512>
 struct MsdLocalPolicy {
   static constexpr int kRadixBits = RadixBits;
   static constexpr int kBlockThreads = LocalThreads;
@@ -42,15 +48,20 @@ struct MsdLocalPolicy {
   static constexpr int kSlab = LocalThreads * LocalItems;
   static constexpr int kBinsPerThread = (kBins + LocalThreads - 1) / LocalThreads;
   static constexpr bool kUnrolledPasses = UnrolledPasses;
-  using TopPass = OnesweepPolicy<RadixBits, 8, 512, 2>;
+  using TopPass = OnesweepPolicy<RadixBits, TopItems, TopThreads, 1024 / TopThreads>;
   using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
 
-  // Points with the passes as a loop keep their labels.
+  // Points with the passes as a loop and the 4096-key top tile keep their
+  // labels.
   static Params params() {
     Params p = {{"radix_bits", "rb", std::to_string(RadixBits)},
                 {"items_per_thread", "ipt", std::to_string(LocalItems)},
                 {"block_threads", "tpb", std::to_string(LocalThreads)}};
     if (UnrolledPasses) p.push_back({"passes", "", "unrolled_passes"});
+    if (TopItems != 8 || TopThreads != 512) {
+      p.push_back({"top_items_per_thread", "top_ipt", std::to_string(TopItems)});
+      p.push_back({"top_block_threads", "top_tpb", std::to_string(TopThreads)});
+    }
     return p;
   }
 
@@ -73,8 +84,7 @@ struct MsdLocalPolicy {
 template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads)
     bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
-                       const unsigned long long* __restrict__ begins, const unsigned long long* __restrict__ ends,
-                       KeyMap<Bits> map) {
+                       const unsigned long long* __restrict__ ends, KeyMap<Bits> map) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
   constexpr unsigned kMask = P::kBins - 1;
   constexpr int kPasses = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits - 1;
@@ -84,7 +94,7 @@ __global__ void __launch_bounds__(P::kBlockThreads)
   common::chain_wait();
   common::chain_release();
   if (!*buckets_fit) return;
-  const unsigned long long begin = begins[blockIdx.x];
+  const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
   const int valid = int(ends[blockIdx.x] - begin);
   if (valid <= 1) return;
   keys += begin;
@@ -153,7 +163,7 @@ class MsdLocalInstance final : public Instance {
       cuda_check(common::launch_chained(chained_, bucket_sort_kernel<P, Bits, V>, unsigned(P::kBins),
                                         unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s,
                                         static_cast<Bits*>(b.keys_out), static_cast<V*>(b.values_out),
-                                        top_.buckets_fit(temp), top_.digit_begins(temp), top_.digit_ends(temp),
+                                        top_.buckets_fit(temp), top_.digit_ends(temp),
                                         key_map<Bits>(p_)),
                  "radix.msd_local_lsd: bucket sort");
     });
@@ -165,9 +175,10 @@ class MsdLocalInstance final : public Instance {
   bool chained_ = false;
 };
 
-template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false>
+template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false, int TopItems = 8,
+          int TopThreads = 512>
 VariantInfo msd_local_info() {
-  using P = MsdLocalPolicy<RadixBits, LocalItems, LocalThreads, UnrolledPasses>;
+  using P = MsdLocalPolicy<RadixBits, LocalItems, LocalThreads, UnrolledPasses, TopItems, TopThreads>;
   VariantInfo v;
   v.label = "radix.msd_local_lsd." + param_label(P::params());
   v.family = "radix";
@@ -195,7 +206,7 @@ VariantInfo msd_local_info() {
       using Bits = typename decltype(bits_tag)::type;
       using V = typename decltype(value_tag)::type;
       std::string why = smem_reason(P::template smem_bytes<Bits, V>());
-      return why.empty() ? smem_reason(P::TopPass::smem_bytes(p)) : why;
+      return why.empty() ? smem_reason(sizeof(onesweep_detail::TopDigitFirstSmem<typename P::TopPass, Bits, V>)) : why;
     });
   };
   v.make = [](const Problem& p) {
@@ -212,10 +223,17 @@ VariantInfo msd_local_info() {
 
 }  // namespace
 
-// Slabs of 512 to 8704 keys: uniform buckets fill about half of the smallest
-// at 2^16, and about 90 % of the others at 2^18, 2^19, 2^20 and 2^21 keys.
+// Slabs of 384 to 8704 keys: uniform buckets fill about two thirds of the
+// smallest and half of the next at 2^16, and about 90 % of the others at
+// 2^18, 2^19, 2^20 and 2^21 keys. The small slabs also come with 2048-key top
+// tiles, which won 2^14 and 2^17 for some key types on the H100, and lost
+// 2^16 (issue15-steps/msd-local/top-pass/).
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 3, 128>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128, false, 4, 512>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128, false, 8, 256>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 128>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 128, false, 4, 512>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 256>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 512>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 256, true>());

@@ -185,13 +185,9 @@ __global__ void __launch_bounds__(kHistThreads)
 }
 
 // Block p turns pass p's digit counts into first output positions, in place.
-// With top_fits, the last block (the most significant digit) also records
-// whether every digit's keys fit in fit_limit (OnesweepInstance's
-// TopDigitFirst mode).
 constexpr int kBinScanThreads = 256;
 template <int RadixBits>
-__global__ void __launch_bounds__(kBinScanThreads)
-    bin_scan_kernel(unsigned long long* hist, unsigned pass_stride, unsigned* top_fits, unsigned long long fit_limit) {
+__global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long long* hist, unsigned pass_stride) {
   constexpr int kBins = 1 << RadixBits, kPer = (kBins + kBinScanThreads - 1) / kBinScanThreads;
   using Count = unsigned long long;
   __shared__ BlockScanShfl<kBinScanThreads, Count>::Storage s;
@@ -204,13 +200,6 @@ __global__ void __launch_bounds__(kBinScanThreads)
     const int b = threadIdx.x * kPer + k;
     c[k] = b < kBins ? h[b] : 0u;
     sum += c[k];
-  }
-  if (top_fits && blockIdx.x == gridDim.x - 1) {
-    bool over = false;
-#pragma unroll
-    for (int k = 0; k < kPer; ++k) over |= c[k] > fit_limit;
-    over = __syncthreads_or(over);
-    if (threadIdx.x == 0) *top_fits = over ? 0u : 1u;
   }
   Count total;
   Count run = BlockScanShfl<kBinScanThreads, Count>::exclusive(sum, total, s);
@@ -444,26 +433,50 @@ __device__ PassIO<T> top_digit_first_io(int pass, int passes, T* in, T* out, T* 
   return pass == passes - 1 ? PassIO<T>{in, out} : PassIO<T>{buffer(pass), buffer(pass + 1)};
 }
 
-// Every pass of a TopDigitFirst sort in one persistent launch. Blocks take
-// tickets in the order they start: while the top digit's buckets fit
-// (bin_scan_kernel's verdict) the tickets are the top digit's tiles only;
-// else the lower digits' tiles come first, pass by pass, and a tile of pass
-// p waits until every tile of pass p - 1 is written. Those all hold earlier
-// tickets, so they are running or done: no deadlock, whatever the grid.
-// counters: the ticket, then one count of finished tiles per pass.
+// Shared memory of top_digit_first_kernel: a pass tile's, and the first
+// output positions of the pass the block works on.
+template <class P, class Bits, class V>
+struct TopDigitFirstSmem {
+  typename P::template Smem<Bits, V> tile;
+  unsigned long long start[P::kBins];
+  typename BlockScanShfl<P::kBlockThreads, unsigned long long>::Storage scan;
+};
+
+// Every pass of a TopDigitFirst sort in one persistent launch, with no digit
+// scan launched before it: each block scans the digit counts of the pass it
+// works on itself (256 counts), and checks the top digit's against
+// bucket_limit. Blocks take tickets in the order they start: while the top
+// digit's buckets fit, the tickets are the top digit's tiles only; else the
+// lower digits' tiles come first, pass by pass, and a tile of pass p waits
+// until every tile of pass p - 1 is written. Those all hold earlier tickets,
+// so they are running or done: no deadlock, whatever the grid.
+// counts: pass p's digit counts at counts[p * counts_stride], its digits'
+// ends written after them by its last tile. counters: the ticket, then one
+// count of finished tiles per pass. *buckets_fit: the verdict, for the
+// kernels after this one.
 template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     top_digit_first_kernel(Bits* keys_in, Bits* keys_out, Bits* keys_alt, V* values_in, V* values_out, V* values_alt,
-                           unsigned n, KeyMap<Bits> map, int passes, unsigned long long* starts, unsigned starts_stride,
-                           unsigned* status, unsigned* counters, const unsigned* buckets_fit) {
+                           unsigned n, KeyMap<Bits> map, int passes, unsigned long long* counts, unsigned counts_stride,
+                           unsigned* status, unsigned* counters, unsigned long long bucket_limit, unsigned* buckets_fit) {
+  constexpr int BPT = P::kBinsPerThread;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
+  auto& sm = *reinterpret_cast<TopDigitFirstSmem<P, Bits, V>*>(smem_raw);
+  auto& s = sm.tile;
   common::chain_wait();
   common::chain_release();
+  bool over = false;
+#pragma unroll
+  for (int k = 0; k < BPT; ++k) {
+    const int b = threadIdx.x * BPT + k;
+    if (b < P::kBins) over |= counts[std::size_t(passes - 1) * counts_stride + b] > bucket_limit;
+  }
+  const int first = __syncthreads_or(over) ? 0 : passes - 1;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *buckets_fit = first == passes - 1;
   const unsigned tiles = (n + P::kTile - 1) / P::kTile;
-  const int first = *buckets_fit ? passes - 1 : 0;
   const unsigned tickets = unsigned(passes - first) * tiles;
   unsigned* done = counters + 1;
+  int scanned = -1;  // the pass whose first positions sm.start holds
   for (;;) {
     for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.u.warp_offset[0][0])[i] = 0;
     if (threadIdx.x == 0) s.tile = atomicAdd(counters, 1u);
@@ -471,6 +484,26 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     const unsigned ticket = s.tile;
     if (ticket >= tickets) return;
     const int pass = first + int(ticket / tiles);
+    unsigned long long* pass_counts = counts + std::size_t(pass) * counts_stride;
+    if (pass != scanned) {
+      // Each thread keeps the positions of its own digits, which are the
+      // ones pass_tile reads.
+      unsigned long long c[BPT], sum = 0, total;
+#pragma unroll
+      for (int k = 0; k < BPT; ++k) {
+        const int b = threadIdx.x * BPT + k;
+        c[k] = b < P::kBins ? pass_counts[b] : 0u;
+        sum += c[k];
+      }
+      unsigned long long run = BlockScanShfl<P::kBlockThreads, unsigned long long>::exclusive(sum, total, sm.scan);
+#pragma unroll
+      for (int k = 0; k < BPT; ++k) {
+        const int b = threadIdx.x * BPT + k;
+        if (b < P::kBins) sm.start[b] = run;
+        run += c[k];
+      }
+      scanned = pass;
+    }
     if (pass > first && threadIdx.x == 0) {
       unsigned finished;
       do {
@@ -480,9 +513,8 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     __syncthreads();
     const auto k = top_digit_first_io(pass, passes, keys_in, keys_out, keys_alt);
     const auto v = top_digit_first_io(pass, passes, values_in, values_out, values_alt);
-    unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride;
-    pass_tile<P, true>(s, ticket % tiles, tiles, k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits,
-                       pass_starts, pass_starts + P::kBins, status + std::size_t(pass) * tiles * P::kBins);
+    pass_tile<P, true>(s, ticket % tiles, tiles, k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, sm.start,
+                       pass_counts + P::kBins, status + std::size_t(pass) * tiles * P::kBins);
     __syncthreads();  // the tile is written, and the next one may reuse shared memory
     if (threadIdx.x == 0) {
       __threadfence();
@@ -500,8 +532,9 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 // the other passes run first, ending in keys_in, and the sort is complete
 // after the top digit's pass, as without the mode. Either way the passes are
 // one persistent launch (top_digit_first_kernel), so the path not taken costs
-// no launches. buckets_fit() tells the kernels after it which happened. Keys
-// of at least three digits; one portion.
+// no launches, and that launch scans the digit counts itself: the sort is a
+// memset, the histogram and the passes. buckets_fit() tells the kernels after
+// it which happened. Keys of at least three digits; one portion.
 template <class P, class Bits, bool TopDigitFirst = false>
 class OnesweepInstance final : public Instance {
  public:
@@ -529,11 +562,10 @@ class OnesweepInstance final : public Instance {
     with_value_type(p_.value, [&](auto value_tag) {
       using V = typename decltype(value_tag)::type;
       const auto pass = pass_kernel_for<V>();
-      allow_smem(pass, P::template smem_bytes<Bits, V>());
+      allow_smem(pass, pass_smem<V>());
       if constexpr (TopDigitFirst) {
         int blocks = 0;
-        cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pass, P::kBlockThreads,
-                                                                 P::template smem_bytes<Bits, V>()),
+        cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pass, P::kBlockThreads, pass_smem<V>()),
                    "pass occupancy");
         persistent_blocks_ = unsigned(std::max(1, blocks) * sms_);
       }
@@ -551,9 +583,10 @@ class OnesweepInstance final : public Instance {
     using namespace onesweep_detail;
     return with_value_type(p_.value, [&](auto value_tag) -> std::vector<KernelLaunch> {
       using V = typename decltype(value_tag)::type;
-      return {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem()),
-              kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0),
-              kernel_launch("pass", pass_kernel_for<V>(), P::kBlockThreads, P::template smem_bytes<Bits, V>())};
+      std::vector<KernelLaunch> k = {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem())};
+      if (!TopDigitFirst) k.push_back(kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0));
+      k.push_back(kernel_launch("pass", pass_kernel_for<V>(), P::kBlockThreads, pass_smem<V>()));
+      return k;
     });
   }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
@@ -562,15 +595,24 @@ class OnesweepInstance final : public Instance {
     with_value_type(p_.value, [&](auto value_tag) { sort<typename decltype(value_tag)::type>(b, temp, s); });
   }
   // TopDigitFirst, after run(): nonzero when only the top digit's pass ran;
-  // top digit d's keys are then keys_out[begin[d], end[d]).
+  // top digit d's keys are then keys_out[d ? end[d - 1] : 0, end[d]).
   const unsigned* buckets_fit(void* temp) const { return temp_at<unsigned>(temp, fits_off_); }
-  const unsigned long long* digit_begins(void* temp) const {
-    return temp_at<unsigned long long>(temp, cleared_off_) + std::size_t(passes_ - 1) * starts_stride();
+  const unsigned long long* digit_ends(void* temp) const {
+    return temp_at<unsigned long long>(temp, cleared_off_) + std::size_t(passes_ - 1) * starts_stride() + P::kBins;
   }
-  const unsigned long long* digit_ends(void* temp) const { return digit_begins(temp) + P::kBins; }
 
  private:
   std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
+  template <class V>
+  static constexpr std::size_t pass_smem() {
+    if constexpr (TopDigitFirst) return sizeof(onesweep_detail::TopDigitFirstSmem<P, Bits, V>);
+    else return P::template smem_bytes<Bits, V>();
+  }
+  // Keys each histogram thread counts, which sets its grid below a full
+  // wave. TopDigitFirst: 4, not 16, was 0.8-3.7 us faster at 2^14..2^17
+  // (8 to 32 blocks at 2^16; H100, issue15-steps/msd-local/top-pass/); the
+  // Onesweep points were not measured with it.
+  static constexpr unsigned kHistKeysPerThread = TopDigitFirst ? 4 : 16;
   // Portions hold whole tiles, fewer than 2^30 keys (30-bit look-back counts).
   static constexpr std::size_t kPortionKeys = ((std::size_t(1) << 30) - 1) / P::kTile * P::kTile;
   unsigned starts_stride() const { return (portions_ + 1) * unsigned(P::kBins); }
@@ -595,28 +637,29 @@ class OnesweepInstance final : public Instance {
     auto* counters = reinterpret_cast<unsigned*>(starts + std::size_t(passes_) * starts_stride());
     unsigned* status = counters + counter_words();
     cuda_check(cudaMemsetAsync(starts, 0, cleared_, s), "radix.onesweep: clear counters");
+    constexpr unsigned kHistBlockKeys = kHistThreads * kHistKeysPerThread;
     const unsigned hist_blocks = unsigned(std::min<std::size_t>(
-        std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistThreads * 16 - 1) / (kHistThreads * 16)));
+        std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistBlockKeys - 1) / kHistBlockKeys));
     for (unsigned q = 0; q < portions_; ++q) {
       cuda_check(common::launch_chained(chained_, histogram_kernel<P::kRadixBits, Bits>, hist_blocks, kHistThreads,
                                         hist_smem(), s, kin + q * kPortionKeys, portion_keys(q), map, starts,
                                         starts_stride()),
                  "radix.onesweep: histogram");
     }
-    unsigned* fits = TopDigitFirst ? temp_at<unsigned>(temp, fits_off_) : nullptr;
-    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s,
-                                      starts, starts_stride(), fits, bucket_limit_),
-               "radix.onesweep: digit scan");
     if constexpr (TopDigitFirst) {
       // As many blocks as fit at once: the tiles they take are those of the
       // top digit alone, or of every pass when a bucket is too large.
       const unsigned grid = std::min(persistent_blocks_, unsigned(passes_) * tiles_);
       cuda_check(common::launch_chained(chained_, top_digit_first_kernel<P, Bits, V>, grid, P::kBlockThreads,
-                                        P::template smem_bytes<Bits, V>(), s, kin, kout, kalt, vin, vout, valt,
-                                        unsigned(p_.n), map, passes_, starts, starts_stride(), status, counters, fits),
+                                        pass_smem<V>(), s, kin, kout, kalt, vin, vout, valt, unsigned(p_.n), map,
+                                        passes_, starts, starts_stride(), status, counters, bucket_limit_,
+                                        temp_at<unsigned>(temp, fits_off_)),
                  "radix.onesweep: passes");
       return;
     }
+    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s,
+                                      starts, starts_stride()),
+               "radix.onesweep: digit scan");
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
     for (int pass = 0; pass < passes_; ++pass) {
       const auto k = pass_io(pass, passes_, kin, kout, kalt);
