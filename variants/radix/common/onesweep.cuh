@@ -184,31 +184,37 @@ __global__ void __launch_bounds__(kHistThreads)
     if (counts[j]) atomicAdd(&hist[std::size_t(j / kBins) * pass_stride + j % kBins], (unsigned long long)counts[j]);
 }
 
+// A pass's digit counts turned into each digit's first output position, by
+// one block of T threads: thread t scans digits [t * Per, (t + 1) * Per), and
+// reads them all before it writes, so `start` may be `counts`.
+template <int Bins, int T, int Per = (Bins + T - 1) / T>
+__device__ __forceinline__ void scan_digit_counts(const unsigned long long* counts, unsigned long long* start,
+                                                  typename BlockScanShfl<T, unsigned long long>::Storage& scan) {
+  unsigned long long c[Per], sum = 0, total;
+#pragma unroll
+  for (int k = 0; k < Per; ++k) {
+    const int b = threadIdx.x * Per + k;
+    c[k] = b < Bins ? counts[b] : 0u;
+    sum += c[k];
+  }
+  unsigned long long run = BlockScanShfl<T, unsigned long long>::exclusive(sum, total, scan);
+#pragma unroll
+  for (int k = 0; k < Per; ++k) {
+    const int b = threadIdx.x * Per + k;
+    if (b < Bins) start[b] = run;
+    run += c[k];
+  }
+}
+
 // Block p turns pass p's digit counts into first output positions, in place.
 constexpr int kBinScanThreads = 256;
 template <int RadixBits>
 __global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long long* hist, unsigned pass_stride) {
-  constexpr int kBins = 1 << RadixBits, kPer = (kBins + kBinScanThreads - 1) / kBinScanThreads;
-  using Count = unsigned long long;
-  __shared__ BlockScanShfl<kBinScanThreads, Count>::Storage s;
-  Count* h = hist + std::size_t(blockIdx.x) * pass_stride;
+  __shared__ BlockScanShfl<kBinScanThreads, unsigned long long>::Storage s;
   common::chain_wait();
   common::chain_release();
-  Count c[kPer], sum = 0;
-#pragma unroll
-  for (int k = 0; k < kPer; ++k) {
-    const int b = threadIdx.x * kPer + k;
-    c[k] = b < kBins ? h[b] : 0u;
-    sum += c[k];
-  }
-  Count total;
-  Count run = BlockScanShfl<kBinScanThreads, Count>::exclusive(sum, total, s);
-#pragma unroll
-  for (int k = 0; k < kPer; ++k) {
-    const int b = threadIdx.x * kPer + k;
-    if (b < kBins) h[b] = run;
-    run += c[k];
-  }
+  unsigned long long* h = hist + std::size_t(blockIdx.x) * pass_stride;
+  scan_digit_counts<1 << RadixBits, kBinScanThreads>(h, h, s);
 }
 
 // Look-back for digit b of a tile: the sum of its predecessors' counts back to
@@ -486,22 +492,9 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     const int pass = first + int(ticket / tiles);
     unsigned long long* pass_counts = counts + std::size_t(pass) * counts_stride;
     if (pass != scanned) {
-      // Each thread keeps the positions of its own digits, which are the
-      // ones pass_tile reads.
-      unsigned long long c[BPT], sum = 0, total;
-#pragma unroll
-      for (int k = 0; k < BPT; ++k) {
-        const int b = threadIdx.x * BPT + k;
-        c[k] = b < P::kBins ? pass_counts[b] : 0u;
-        sum += c[k];
-      }
-      unsigned long long run = BlockScanShfl<P::kBlockThreads, unsigned long long>::exclusive(sum, total, sm.scan);
-#pragma unroll
-      for (int k = 0; k < BPT; ++k) {
-        const int b = threadIdx.x * BPT + k;
-        if (b < P::kBins) sm.start[b] = run;
-        run += c[k];
-      }
+      // Each thread writes the positions of its own BPT digits, the ones
+      // pass_tile reads.
+      scan_digit_counts<P::kBins, P::kBlockThreads, BPT>(pass_counts, sm.start, sm.scan);
       scanned = pass;
     }
     if (pass > first && threadIdx.x == 0) {
