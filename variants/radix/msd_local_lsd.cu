@@ -206,7 +206,8 @@ VariantInfo msd_local_info() {
       using Bits = typename decltype(bits_tag)::type;
       using V = typename decltype(value_tag)::type;
       std::string why = smem_reason(P::template smem_bytes<Bits, V>());
-      return why.empty() ? smem_reason(sizeof(onesweep_detail::TopDigitFirstSmem<typename P::TopPass, Bits, V>)) : why;
+      using Top = OnesweepInstance<typename P::TopPass, Bits, true>;
+      return why.empty() ? smem_reason(Top::template pass_smem<V>()) : why;
     });
   };
   v.make = [](const Problem& p) {

@@ -593,14 +593,16 @@ class OnesweepInstance final : public Instance {
   const unsigned long long* digit_ends(void* temp) const {
     return temp_at<unsigned long long>(temp, cleared_off_) + std::size_t(passes_ - 1) * starts_stride() + P::kBins;
   }
-
- private:
-  std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
+  // Dynamic shared memory of the pass kernel, for a variant's check that a
+  // point fits before it is built.
   template <class V>
   static constexpr std::size_t pass_smem() {
     if constexpr (TopDigitFirst) return sizeof(onesweep_detail::TopDigitFirstSmem<P, Bits, V>);
     else return P::template smem_bytes<Bits, V>();
   }
+
+ private:
+  std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
   // Keys each histogram thread counts, which sets its grid below a full
   // wave. TopDigitFirst: 4, not 16, was 0.8-3.7 us faster at 2^14..2^17
   // (8 to 32 blocks at 2^16; H100, issue15-steps/msd-local/top-pass/); the
