@@ -1,9 +1,10 @@
 // One MSD pass, then LSD inside each bucket (issue 15's 2^20 goal; the
 // bucket-then-local plan of PMPP 13.8, seed 000, with Onesweep's pass as the
 // partition):
-//   top digit: Onesweep's histogram, scan and one pass on the most
-//              significant digit (common/onesweep.cuh, TopDigitFirst), which
-//              is stable and leaves digit d's keys in keys_out[begin[d], end[d]);
+//   top digit: Onesweep's histogram and one pass on the most significant
+//              digit, in one launch (common/onesweep.cuh, TopDigitFirst),
+//              which is stable and leaves digit d's keys in
+//              keys_out[begin[d], end[d]);
 //   buckets:   one block per digit loads its bucket into shared memory once,
 //              runs the remaining digits' passes there (Onesweep's match
 //              ranking of the whole slab) and writes the bucket back once.
@@ -226,10 +227,15 @@ VariantInfo msd_local_info() {
 
 // Slabs of 384 to 8704 keys: uniform buckets fill about two thirds of the
 // smallest and half of the next at 2^16, and about 90 % of the others at
-// 2^18, 2^19, 2^20 and 2^21 keys. The small slabs also come with 2048-key top
-// tiles, which won 2^14 and 2^17 for some key types on the H100, and lost
-// 2^16 (issue15-steps/msd-local/top-pass/).
+// 2^18, 2^19, 2^20 and 2^21 keys. The small slabs also come with 2048- and
+// 1024-key top tiles. They lost 2^16 while the histogram was a kernel of its
+// own (issue15-steps/msd-local/top-pass/); in one launch with it they are the
+// fastest points at 2^14 and 2^16 on the H100
+// (issue15-steps/msd-local/fused-histogram/).
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 3, 128>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 3, 128, false, 4, 512>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 3, 128, false, 4, 256>());
+SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128, false, 4, 256>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128, false, 4, 512>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 4, 128, false, 8, 256>());

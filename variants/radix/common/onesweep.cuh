@@ -127,6 +127,16 @@ namespace onesweep_detail {
 
 constexpr int kHistThreads = 512;
 
+// Every pass's digit of one key (ordered bits) counted in shared counters
+// counts[pass * bins + digit].
+template <int RadixBits, class Bits>
+__device__ __forceinline__ void count_digits(unsigned* counts, Bits ordered) {
+  constexpr int kBins = 1 << RadixBits;
+  constexpr int kPasses = (int(sizeof(Bits) * 8) + RadixBits - 1) / RadixBits;
+#pragma unroll
+  for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * kBins + unsigned(ordered >> (p * RadixBits)) % kBins], 1u);
+}
+
 // Counts of pass p's digits go to hist[p * pass_stride + digit]; 64-bit, as
 // one digit may hold every key. One launch per portion adds to them.
 template <int RadixBits, class Bits>
@@ -140,11 +150,7 @@ __global__ void __launch_bounds__(kHistThreads)
   __syncthreads();
   common::chain_wait();
   common::chain_release();
-  auto count = [&](Bits key) {
-    const Bits o = map.ordered(key);
-#pragma unroll
-    for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * kBins + unsigned(o >> (p * RadixBits)) % kBins], 1u);
-  };
+  auto count = [&](Bits key) { count_digits<RadixBits>(counts, map.ordered(key)); };
   // 16-byte loads, several in flight per thread: the kernel must stream the
   // keys at memory speed while the shared atomics keep up.
   using Vec = std::conditional_t<sizeof(Bits) == 4, uint4, ulonglong2>;
@@ -184,19 +190,25 @@ __global__ void __launch_bounds__(kHistThreads)
     if (counts[j]) atomicAdd(&hist[std::size_t(j / kBins) * pass_stride + j % kBins], (unsigned long long)counts[j]);
 }
 
-// A pass's digit counts turned into each digit's first output position, by
-// one block of T threads: thread t scans digits [t * Per, (t + 1) * Per), and
-// reads them all before it writes, so `start` may be `counts`.
-template <int Bins, int T, int Per = (Bins + T - 1) / T>
-__device__ __forceinline__ void scan_digit_counts(const unsigned long long* counts, unsigned long long* start,
-                                                  typename BlockScanShfl<T, unsigned long long>::Storage& scan) {
-  unsigned long long c[Per], sum = 0, total;
+// Thread t's digits of a pass, [t * Per, (t + 1) * Per): their counts, 0
+// past the last digit.
+template <int Bins, int Per>
+__device__ __forceinline__ void load_digit_counts(const unsigned long long* counts, unsigned long long (&c)[Per]) {
 #pragma unroll
   for (int k = 0; k < Per; ++k) {
     const int b = threadIdx.x * Per + k;
     c[k] = b < Bins ? counts[b] : 0u;
-    sum += c[k];
   }
+}
+
+// A pass's digit counts (each thread's, from load_digit_counts) turned into
+// each digit's first output position, by one block of T threads.
+template <int Bins, int T, int Per>
+__device__ __forceinline__ void scan_digit_counts(const unsigned long long (&c)[Per], unsigned long long* start,
+                                                  typename BlockScanShfl<T, unsigned long long>::Storage& scan) {
+  unsigned long long sum = 0, total;
+#pragma unroll
+  for (int k = 0; k < Per; ++k) sum += c[k];
   unsigned long long run = BlockScanShfl<T, unsigned long long>::exclusive(sum, total, scan);
 #pragma unroll
   for (int k = 0; k < Per; ++k) {
@@ -213,8 +225,11 @@ __global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long
   __shared__ BlockScanShfl<kBinScanThreads, unsigned long long>::Storage s;
   common::chain_wait();
   common::chain_release();
+  constexpr int kBins = 1 << RadixBits, kPer = (kBins + kBinScanThreads - 1) / kBinScanThreads;
   unsigned long long* h = hist + std::size_t(blockIdx.x) * pass_stride;
-  scan_digit_counts<1 << RadixBits, kBinScanThreads>(h, h, s);
+  unsigned long long c[kPer];
+  load_digit_counts<kBins>(h, c);
+  scan_digit_counts<kBins, kBinScanThreads>(c, h, s);
 }
 
 // Look-back for digit b of a tile: the sum of its predecessors' counts back to
@@ -446,55 +461,130 @@ struct TopDigitFirstSmem {
   typename P::template Smem<Bits, V> tile;
   unsigned long long start[P::kBins];
   typename BlockScanShfl<P::kBlockThreads, unsigned long long>::Storage scan;
+  unsigned ticket[2];
 };
 
-// Every pass of a TopDigitFirst sort in one persistent launch, with no digit
-// scan launched before it: each block scans the digit counts of the pass it
-// works on itself (256 counts), and checks the top digit's against
-// bucket_limit. Blocks take tickets in the order they start: while the top
-// digit's buckets fit, the tickets are the top digit's tiles only; else the
-// lower digits' tiles come first, pass by pass, and a tile of pass p waits
-// until every tile of pass p - 1 is written. Those all hold earlier tickets,
-// so they are running or done: no deadlock, whatever the grid.
+// Keys one histogram ticket of top_digit_first_kernel counts, per thread:
+// 4, not 16, was 0.8-3.7 us faster at 2^14..2^17 when the histogram was a
+// kernel of its own (8 to 32 blocks at 2^16; H100,
+// issue15-steps/msd-local/top-pass/); 8 was no faster in this kernel
+// (fused-histogram/release-add/).
+constexpr int kTopHistItems = 4;
+
+// A whole TopDigitFirst sort but the clear in one persistent launch: the
+// histogram and every pass, with no digit scan launched for them. Blocks take
+// tickets in the order they start. The first hist_chunks tickets count the
+// digits of kTopHistItems keys per thread into the block's shared counters,
+// which the block adds to the global counts when it takes its first later
+// ticket, the top digit's first. The later tickets are pass tiles. Each block
+// waits once until the top digit of every chunk is counted, checks the top
+// digit's counts against bucket_limit, and scans the digit counts of the pass
+// it works on itself (256 counts). While the top digit's buckets fit, the
+// tickets are the top digit's tiles only; else the lower digits' tiles come
+// first, pass by pass, after every digit of every chunk is counted, and a tile
+// of pass p waits until every tile of pass p - 1 is written. What a ticket
+// waits for holds earlier tickets, so it is running or done: no deadlock,
+// whatever the grid.
 // counts: pass p's digit counts at counts[p * counts_stride], its digits'
-// ends written after them by its last tile. counters: the ticket, then one
-// count of finished tiles per pass. *buckets_fit: the verdict, for the
-// kernels after this one.
+// ends written after them by its last tile. counters: the ticket, the chunks
+// whose top digits are counted, the chunks whose digits are all counted, then
+// one count of finished tiles per pass.
+// *buckets_fit: the verdict, for the kernels after this one.
 template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     top_digit_first_kernel(Bits* keys_in, Bits* keys_out, Bits* keys_alt, V* values_in, V* values_out, V* values_alt,
-                           unsigned n, KeyMap<Bits> map, int passes, unsigned long long* counts, unsigned counts_stride,
-                           unsigned* status, unsigned* counters, unsigned long long bucket_limit, unsigned* buckets_fit) {
-  constexpr int BPT = P::kBinsPerThread;
+                           unsigned n, KeyMap<Bits> map, int passes, unsigned hist_chunks,
+                           unsigned long long* counts, unsigned counts_stride, unsigned* status, unsigned* counters,
+                           unsigned long long bucket_limit, unsigned* buckets_fit) {
+  constexpr int T = P::kBlockThreads, BPT = P::kBinsPerThread;
+  constexpr int kPasses = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& sm = *reinterpret_cast<TopDigitFirstSmem<P, Bits, V>*>(smem_raw);
   auto& s = sm.tile;
+  // The chunk counters share the tile's memory: a block has flushed them
+  // before its first tile.
+  static_assert(sizeof(s.u) >= kPasses * P::kBins * sizeof(unsigned), "chunk counters fit in the tile's memory");
+  unsigned* chunk_counts = reinterpret_cast<unsigned*>(&s.u);
+  for (int i = threadIdx.x; i < kPasses * P::kBins; i += T) chunk_counts[i] = 0;
   common::chain_wait();
   common::chain_release();
+  unsigned* const ticket_counter = counters;
+  unsigned* const top_counted = counters + 1;
+  unsigned* const all_counted = counters + 2;
+  unsigned* const done = counters + 3;
+  // The next ticket is taken while the chunk is counted, into the other
+  // slot: threads may still be reading this one.
+  if (threadIdx.x == 0) sm.ticket[0] = atomicAdd(ticket_counter, 1u);
+  __syncthreads();
+  unsigned chunks = 0, ticket = sm.ticket[0];
+  while (ticket < hist_chunks) {
+    if (threadIdx.x == 0) sm.ticket[(chunks + 1) % 2] = atomicAdd(ticket_counter, 1u);
+    const unsigned base = ticket * unsigned(T * kTopHistItems) + threadIdx.x;
+    Bits key[kTopHistItems];
+#pragma unroll
+    for (int j = 0; j < kTopHistItems; ++j)
+      if (base + j * T < n) key[j] = __ldcg(keys_in + base + j * T);
+#pragma unroll
+    for (int j = 0; j < kTopHistItems; ++j)
+      if (base + j * T < n) count_digits<P::kRadixBits>(chunk_counts, map.ordered(key[j]));
+    ++chunks;
+    __syncthreads();
+    ticket = sm.ticket[chunks % 2];
+  }
+  if (chunks) {
+    // The top digit's counts go first: they decide the passes, and while the
+    // buckets fit they are the only ones a pass reads.
+    auto flush = [&](int from, int to, unsigned* counted) {
+      for (int j = from + int(threadIdx.x); j < to; j += T)
+        if (chunk_counts[j])
+          atomicAdd(&counts[std::size_t(j / P::kBins) * counts_stride + j % P::kBins], (unsigned long long)chunk_counts[j]);
+      __syncthreads();
+      if (threadIdx.x == 0)
+        asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(counted), "r"(chunks) : "memory");
+    };
+    flush((kPasses - 1) * P::kBins, kPasses * P::kBins, top_counted);
+    flush(0, (kPasses - 1) * P::kBins, all_counted);
+  }
+  const unsigned tiles = (n + P::kTile - 1) / P::kTile;
+  if (ticket - hist_chunks >= unsigned(passes) * tiles) return;
+  auto wait_for = [&](const unsigned* counted) {
+    if (threadIdx.x == 0) {
+      unsigned c;
+      do {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(c) : "l"(counted) : "memory");
+      } while (c < hist_chunks);
+    }
+    __syncthreads();
+  };
+  wait_for(top_counted);
+  // The top digit's counts, read once: they decide the passes, and while
+  // the buckets fit they are the only pass's.
+  unsigned long long top_counts[BPT];
+  load_digit_counts<P::kBins>(counts + std::size_t(passes - 1) * counts_stride, top_counts);
   bool over = false;
 #pragma unroll
-  for (int k = 0; k < BPT; ++k) {
-    const int b = threadIdx.x * BPT + k;
-    if (b < P::kBins) over |= counts[std::size_t(passes - 1) * counts_stride + b] > bucket_limit;
-  }
+  for (int k = 0; k < BPT; ++k) over |= top_counts[k] > bucket_limit;
   const int first = __syncthreads_or(over) ? 0 : passes - 1;
-  if (blockIdx.x == 0 && threadIdx.x == 0) *buckets_fit = first == passes - 1;
-  const unsigned tiles = (n + P::kTile - 1) / P::kTile;
+  if (first == 0) wait_for(all_counted);
+  if (ticket == hist_chunks && threadIdx.x == 0) *buckets_fit = first == passes - 1;
   const unsigned tickets = unsigned(passes - first) * tiles;
-  unsigned* done = counters + 1;
   int scanned = -1;  // the pass whose first positions sm.start holds
   for (;;) {
-    for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.u.warp_offset[0][0])[i] = 0;
-    if (threadIdx.x == 0) s.tile = atomicAdd(counters, 1u);
-    __syncthreads();
-    const unsigned ticket = s.tile;
-    if (ticket >= tickets) return;
-    const int pass = first + int(ticket / tiles);
+    const unsigned t = ticket - hist_chunks;
+    if (t >= tickets) return;
+    for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += T) (&s.u.warp_offset[0][0])[i] = 0;
+    const int pass = first + int(t / tiles);
     unsigned long long* pass_counts = counts + std::size_t(pass) * counts_stride;
     if (pass != scanned) {
       // Each thread writes the positions of its own BPT digits, the ones
       // pass_tile reads.
-      scan_digit_counts<P::kBins, P::kBlockThreads, BPT>(pass_counts, sm.start, sm.scan);
+      if (pass == passes - 1) {
+        scan_digit_counts<P::kBins, T>(top_counts, sm.start, sm.scan);
+      } else {
+        unsigned long long c[BPT];
+        load_digit_counts<P::kBins>(pass_counts, c);
+        scan_digit_counts<P::kBins, T>(c, sm.start, sm.scan);
+      }
       scanned = pass;
     }
     if (pass > first && threadIdx.x == 0) {
@@ -506,13 +596,16 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     __syncthreads();
     const auto k = top_digit_first_io(pass, passes, keys_in, keys_out, keys_alt);
     const auto v = top_digit_first_io(pass, passes, values_in, values_out, values_alt);
-    pass_tile<P, true>(s, ticket % tiles, tiles, k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, sm.start,
+    pass_tile<P, true>(s, t % tiles, tiles, k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, sm.start,
                        pass_counts + P::kBins, status + std::size_t(pass) * tiles * P::kBins);
     __syncthreads();  // the tile is written, and the next one may reuse shared memory
     if (threadIdx.x == 0) {
       __threadfence();
       atomicAdd(done + pass, 1u);
+      sm.ticket[0] = atomicAdd(ticket_counter, 1u);
     }
+    __syncthreads();
+    ticket = sm.ticket[0];
   }
 }
 
@@ -523,11 +616,11 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 // (decided on the device, after the histogram), only the top digit's pass
 // runs, from keys_in to keys_out: a stable MSD partition into buckets. Else
 // the other passes run first, ending in keys_in, and the sort is complete
-// after the top digit's pass, as without the mode. Either way the passes are
-// one persistent launch (top_digit_first_kernel), so the path not taken costs
-// no launches, and that launch scans the digit counts itself: the sort is a
-// memset, the histogram and the passes. buckets_fit() tells the kernels after
-// it which happened. Keys of at least three digits; one portion.
+// after the top digit's pass, as without the mode. Either way the histogram
+// and the passes are one persistent launch (top_digit_first_kernel), so the
+// path not taken costs no launches, and that launch scans the digit counts
+// itself: the sort is a memset and one launch. buckets_fit() tells the
+// kernels after it which happened. Keys of at least three digits; one portion.
 template <class P, class Bits, bool TopDigitFirst = false>
 class OnesweepInstance final : public Instance {
  public:
@@ -563,12 +656,14 @@ class OnesweepInstance final : public Instance {
         persistent_blocks_ = unsigned(std::max(1, blocks) * sms_);
       }
     });
-    allow_smem(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
-    cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                   &per_sm, onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, onesweep_detail::kHistThreads,
-                   hist_smem()),
-               "histogram occupancy");
-    hist_blocks_per_sm_ = std::max(1, per_sm);
+    if constexpr (!TopDigitFirst) {
+      allow_smem(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
+      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                     &per_sm, onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, onesweep_detail::kHistThreads,
+                     hist_smem()),
+                 "histogram occupancy");
+      hist_blocks_per_sm_ = std::max(1, per_sm);
+    }
     chained_ = common::chained_launch_supported();
   }
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
@@ -576,10 +671,12 @@ class OnesweepInstance final : public Instance {
     using namespace onesweep_detail;
     return with_value_type(p_.value, [&](auto value_tag) -> std::vector<KernelLaunch> {
       using V = typename decltype(value_tag)::type;
-      std::vector<KernelLaunch> k = {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem())};
-      if (!TopDigitFirst) k.push_back(kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0));
-      k.push_back(kernel_launch("pass", pass_kernel_for<V>(), P::kBlockThreads, pass_smem<V>()));
-      return k;
+      if constexpr (TopDigitFirst)
+        return {kernel_launch("histogram and passes", pass_kernel_for<V>(), P::kBlockThreads, pass_smem<V>())};
+      else
+        return {kernel_launch("histogram", histogram_kernel<P::kRadixBits, Bits>, kHistThreads, hist_smem()),
+                kernel_launch("digit scan", bin_scan_kernel<P::kRadixBits>, kBinScanThreads, 0),
+                kernel_launch("pass", pass_kernel_for<V>(), P::kBlockThreads, pass_smem<V>())};
     });
   }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
@@ -604,14 +701,12 @@ class OnesweepInstance final : public Instance {
  private:
   std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
   // Keys each histogram thread counts, which sets its grid below a full
-  // wave. TopDigitFirst: 4, not 16, was 0.8-3.7 us faster at 2^14..2^17
-  // (8 to 32 blocks at 2^16; H100, issue15-steps/msd-local/top-pass/); the
-  // Onesweep points were not measured with it.
-  static constexpr unsigned kHistKeysPerThread = TopDigitFirst ? 4 : 16;
+  // wave.
+  static constexpr unsigned kHistKeysPerThread = 16;
   // Portions hold whole tiles, fewer than 2^30 keys (30-bit look-back counts).
   static constexpr std::size_t kPortionKeys = ((std::size_t(1) << 30) - 1) / P::kTile * P::kTile;
   unsigned starts_stride() const { return (portions_ + 1) * unsigned(P::kBins); }
-  std::size_t counter_words() const { return TopDigitFirst ? 1 + passes_ : std::size_t(passes_) * portions_; }
+  std::size_t counter_words() const { return TopDigitFirst ? 3 + passes_ : std::size_t(passes_) * portions_; }
   template <class V>
   static auto pass_kernel_for() {
     if constexpr (TopDigitFirst) return onesweep_detail::top_digit_first_kernel<P, Bits, V>;
@@ -632,6 +727,21 @@ class OnesweepInstance final : public Instance {
     auto* counters = reinterpret_cast<unsigned*>(starts + std::size_t(passes_) * starts_stride());
     unsigned* status = counters + counter_words();
     cuda_check(cudaMemsetAsync(starts, 0, cleared_, s), "radix.onesweep: clear counters");
+    if constexpr (TopDigitFirst) {
+      // A block per histogram chunk or per tile of a pass, whichever are
+      // more, up to as many as fit at once: the tickets they take are the
+      // chunks, then the tiles of the top digit alone, or of every pass when
+      // a bucket is too large.
+      constexpr unsigned kChunk = unsigned(P::kBlockThreads * kTopHistItems);
+      const unsigned chunks = unsigned((p_.n + kChunk - 1) / kChunk);
+      const unsigned grid = std::min(persistent_blocks_, std::max(chunks, tiles_));
+      cuda_check(common::launch_chained(chained_, top_digit_first_kernel<P, Bits, V>, grid, P::kBlockThreads,
+                                        pass_smem<V>(), s, kin, kout, kalt, vin, vout, valt, unsigned(p_.n), map,
+                                        passes_, chunks, starts, starts_stride(), status, counters, bucket_limit_,
+                                        temp_at<unsigned>(temp, fits_off_)),
+                 "radix.onesweep: histogram and passes");
+      return;
+    }
     constexpr unsigned kHistBlockKeys = kHistThreads * kHistKeysPerThread;
     const unsigned hist_blocks = unsigned(std::min<std::size_t>(
         std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistBlockKeys - 1) / kHistBlockKeys));
@@ -640,17 +750,6 @@ class OnesweepInstance final : public Instance {
                                         hist_smem(), s, kin + q * kPortionKeys, portion_keys(q), map, starts,
                                         starts_stride()),
                  "radix.onesweep: histogram");
-    }
-    if constexpr (TopDigitFirst) {
-      // As many blocks as fit at once: the tiles they take are those of the
-      // top digit alone, or of every pass when a bucket is too large.
-      const unsigned grid = std::min(persistent_blocks_, unsigned(passes_) * tiles_);
-      cuda_check(common::launch_chained(chained_, top_digit_first_kernel<P, Bits, V>, grid, P::kBlockThreads,
-                                        pass_smem<V>(), s, kin, kout, kalt, vin, vout, valt, unsigned(p_.n), map,
-                                        passes_, starts, starts_stride(), status, counters, bucket_limit_,
-                                        temp_at<unsigned>(temp, fits_off_)),
-                 "radix.onesweep: passes");
-      return;
     }
     cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s,
                                       starts, starts_stride()),
