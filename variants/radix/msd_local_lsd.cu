@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(P::kBlockThreads)
                        const unsigned long long* __restrict__ ends, KeyMap<Bits> map) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
   constexpr unsigned kMask = P::kBins - 1;
-  constexpr int kPasses = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits - 1;
+  constexpr int kPasses = radix_passes<Bits>(P::kRadixBits) - 1;
   constexpr int kUnroll = P::kUnrolledPasses ? kPasses : 1;
   using Rank = typename P::Rank;
   extern __shared__ __align__(16) unsigned char smem_raw[];

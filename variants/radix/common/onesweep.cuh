@@ -132,7 +132,7 @@ constexpr int kHistThreads = 512;
 template <int RadixBits, class Bits>
 __device__ __forceinline__ void count_digits(unsigned* counts, Bits ordered) {
   constexpr int kBins = 1 << RadixBits;
-  constexpr int kPasses = (int(sizeof(Bits) * 8) + RadixBits - 1) / RadixBits;
+  constexpr int kPasses = radix_passes<Bits>(RadixBits);
 #pragma unroll
   for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * kBins + unsigned(ordered >> (p * RadixBits)) % kBins], 1u);
 }
@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(kHistThreads)
     histogram_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, unsigned long long* __restrict__ hist,
                      unsigned pass_stride) {
   constexpr int kBins = 1 << RadixBits;
-  constexpr int kPasses = (int(sizeof(Bits) * 8) + RadixBits - 1) / RadixBits;
+  constexpr int kPasses = radix_passes<Bits>(RadixBits);
   extern __shared__ unsigned counts[];  // [kPasses][kBins]
   for (int i = threadIdx.x; i < kPasses * kBins; i += kHistThreads) counts[i] = 0;
   __syncthreads();
@@ -493,11 +493,11 @@ constexpr int kTopHistItems = 4;
 template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     top_digit_first_kernel(Bits* keys_in, Bits* keys_out, Bits* keys_alt, V* values_in, V* values_out, V* values_alt,
-                           unsigned n, KeyMap<Bits> map, int passes, unsigned hist_chunks,
+                           unsigned n, KeyMap<Bits> map, unsigned hist_chunks,
                            unsigned long long* counts, unsigned counts_stride, unsigned* status, unsigned* counters,
                            unsigned long long bucket_limit, unsigned* buckets_fit) {
   constexpr int T = P::kBlockThreads, BPT = P::kBinsPerThread;
-  constexpr int kPasses = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits;
+  constexpr int kPasses = radix_passes<Bits>(P::kRadixBits);
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& sm = *reinterpret_cast<TopDigitFirstSmem<P, Bits, V>*>(smem_raw);
   auto& s = sm.tile;
@@ -546,7 +546,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     flush(0, (kPasses - 1) * P::kBins, all_counted);
   }
   const unsigned tiles = (n + P::kTile - 1) / P::kTile;
-  if (ticket - hist_chunks >= unsigned(passes) * tiles) return;
+  if (ticket - hist_chunks >= unsigned(kPasses) * tiles) return;
   auto wait_for = [&](const unsigned* counted) {
     if (threadIdx.x == 0) {
       unsigned c;
@@ -560,14 +560,14 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   // The top digit's counts, read once: they decide the passes, and while
   // the buckets fit they are the only pass's.
   unsigned long long top_counts[BPT];
-  load_digit_counts<P::kBins>(counts + std::size_t(passes - 1) * counts_stride, top_counts);
+  load_digit_counts<P::kBins>(counts + std::size_t(kPasses - 1) * counts_stride, top_counts);
   bool over = false;
 #pragma unroll
   for (int k = 0; k < BPT; ++k) over |= top_counts[k] > bucket_limit;
-  const int first = __syncthreads_or(over) ? 0 : passes - 1;
+  const int first = __syncthreads_or(over) ? 0 : kPasses - 1;
   if (first == 0) wait_for(all_counted);
-  if (ticket == hist_chunks && threadIdx.x == 0) *buckets_fit = first == passes - 1;
-  const unsigned tickets = unsigned(passes - first) * tiles;
+  if (ticket == hist_chunks && threadIdx.x == 0) *buckets_fit = first == kPasses - 1;
+  const unsigned tickets = unsigned(kPasses - first) * tiles;
   int scanned = -1;  // the pass whose first positions sm.start holds
   for (;;) {
     const unsigned t = ticket - hist_chunks;
@@ -578,7 +578,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     if (pass != scanned) {
       // Each thread writes the positions of its own BPT digits, the ones
       // pass_tile reads.
-      if (pass == passes - 1) {
+      if (pass == kPasses - 1) {
         scan_digit_counts<P::kBins, T>(top_counts, sm.start, sm.scan);
       } else {
         unsigned long long c[BPT];
@@ -594,8 +594,8 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
       } while (finished < tiles);
     }
     __syncthreads();
-    const auto k = top_digit_first_io(pass, passes, keys_in, keys_out, keys_alt);
-    const auto v = top_digit_first_io(pass, passes, values_in, values_out, values_alt);
+    const auto k = top_digit_first_io(pass, kPasses, keys_in, keys_out, keys_alt);
+    const auto v = top_digit_first_io(pass, kPasses, values_in, values_out, values_alt);
     pass_tile<P, true>(s, t % tiles, tiles, k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, sm.start,
                        pass_counts + P::kBins, status + std::size_t(pass) * tiles * P::kBins);
     __syncthreads();  // the tile is written, and the next one may reuse shared memory
@@ -625,7 +625,7 @@ template <class P, class Bits, bool TopDigitFirst = false>
 class OnesweepInstance final : public Instance {
  public:
   explicit OnesweepInstance(const Problem& p, unsigned long long bucket_limit = 0) : p_(p), bucket_limit_(bucket_limit) {
-    passes_ = (int(sizeof(Bits) * 8) + P::kRadixBits - 1) / P::kRadixBits;
+    passes_ = radix_passes<Bits>(P::kRadixBits);
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
     portions_ = unsigned((p_.n + kPortionKeys - 1) / kPortionKeys);
     if (TopDigitFirst && (passes_ < 3 || portions_ > 1))
@@ -737,7 +737,7 @@ class OnesweepInstance final : public Instance {
       const unsigned grid = std::min(persistent_blocks_, std::max(chunks, tiles_));
       cuda_check(common::launch_chained(chained_, top_digit_first_kernel<P, Bits, V>, grid, P::kBlockThreads,
                                         pass_smem<V>(), s, kin, kout, kalt, vin, vout, valt, unsigned(p_.n), map,
-                                        passes_, chunks, starts, starts_stride(), status, counters, bucket_limit_,
+                                        chunks, starts, starts_stride(), status, counters, bucket_limit_,
                                         temp_at<unsigned>(temp, fits_off_)),
                  "radix.onesweep: histogram and passes");
       return;

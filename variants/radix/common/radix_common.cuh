@@ -70,6 +70,12 @@ KeyMap<Bits> key_map(const Problem& p) {
   return KeyMap<Bits>{key_kind(p.key), p.order == Order::descending};
 }
 
+// Passes of an LSD radix sort of Bits keys in base 2^radix_bits.
+template <class Bits>
+constexpr int radix_passes(int radix_bits) {
+  return (int(sizeof(Bits) * 8) + radix_bits - 1) / radix_bits;
+}
+
 // Digit `shift / bits` of a key in base 2^bits.
 template <class Bits>
 struct RadixDigit {
