@@ -464,6 +464,16 @@ struct TopDigitFirstSmem {
   unsigned ticket[2];
 };
 
+// Spins until a count that other blocks add to after their writes (behind a
+// fence, or with red.release) reaches target; those writes are then visible
+// to this thread.
+__device__ __forceinline__ void spin_until_at_least(const unsigned* count, unsigned target) {
+  unsigned c;
+  do {
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(c) : "l"(count) : "memory");
+  } while (c < target);
+}
+
 // Keys one histogram ticket of top_digit_first_kernel counts, per thread:
 // 4, not 16, was 0.8-3.7 us faster at 2^14..2^17 when the histogram was a
 // kernel of its own (8 to 32 blocks at 2^16; H100,
@@ -548,12 +558,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   const unsigned tiles = (n + P::kTile - 1) / P::kTile;
   if (ticket - hist_chunks >= unsigned(kPasses) * tiles) return;
   auto wait_for = [&](const unsigned* counted) {
-    if (threadIdx.x == 0) {
-      unsigned c;
-      do {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(c) : "l"(counted) : "memory");
-      } while (c < hist_chunks);
-    }
+    if (threadIdx.x == 0) spin_until_at_least(counted, hist_chunks);
     __syncthreads();
   };
   wait_for(top_counted);
@@ -587,12 +592,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
       }
       scanned = pass;
     }
-    if (pass > first && threadIdx.x == 0) {
-      unsigned finished;
-      do {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(finished) : "l"(done + pass - 1) : "memory");
-      } while (finished < tiles);
-    }
+    if (pass > first && threadIdx.x == 0) spin_until_at_least(done + pass - 1, tiles);
     __syncthreads();
     const auto k = top_digit_first_io(pass, kPasses, keys_in, keys_out, keys_alt);
     const auto v = top_digit_first_io(pass, kPasses, values_in, values_out, values_alt);
