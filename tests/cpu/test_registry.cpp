@@ -137,6 +137,10 @@ TEST(Traffic, MatchesTheAnchorTable) {
   EXPECT_DOUBLE_EQ(traffic::reduce_then_scan({KeyType::u32, ValueType::none, Order::ascending, 1}, 8), 48);
   EXPECT_DOUBLE_EQ(traffic::merge({KeyType::u32, ValueType::none, Order::ascending, 4096}, 4096), 8);
   EXPECT_DOUBLE_EQ(traffic::merge({KeyType::u32, ValueType::none, Order::ascending, 4097}, 4096), 16);
+  // Four-way passes: 2^26 keys in 4352-key tiles take 14 two-way passes or 7 four-way ones.
+  EXPECT_DOUBLE_EQ(traffic::merge({KeyType::u32, ValueType::none, Order::ascending, 1 << 26}, 4352), 8 * 15);
+  EXPECT_DOUBLE_EQ(traffic::merge({KeyType::u32, ValueType::none, Order::ascending, 1 << 26}, 4352, 4), 8 * 8);
+  EXPECT_DOUBLE_EQ(traffic::merge({KeyType::u32, ValueType::none, Order::ascending, 4 * 4096 + 1}, 4096, 4), 24);
   // One histogram read, the top pass and the bucket sort each read and write once.
   EXPECT_DOUBLE_EQ(traffic::msd_then_local({KeyType::u32, ValueType::none, Order::ascending, 1}), 20);
   EXPECT_DOUBLE_EQ(traffic::msd_then_local({KeyType::u64, ValueType::u32, Order::ascending, 1}), 56);

@@ -29,10 +29,10 @@ struct MergeSortPolicy {
 // Co-rank (PMPP Fig. 12.x): how many of the first `diag` outputs of
 // merge(a, b) come from a. A key of b goes first only when it is strictly
 // less, so equal keys keep a-before-b order and the merge is stable.
+// co_rank_between searches only [lo, hi], which must hold the answer (the
+// co-rank is monotone in diag, so neighbouring diagonals' co-ranks bound it).
 template <class Offset, class ItA, class ItB, class Less>
-__device__ __forceinline__ Offset co_rank(ItA a, Offset alen, ItB b, Offset blen, Offset diag, Less less) {
-  Offset lo = diag > blen ? diag - blen : Offset(0);
-  Offset hi = diag < alen ? diag : alen;
+__device__ __forceinline__ Offset co_rank_between(ItA a, ItB b, Offset diag, Offset lo, Offset hi, Less less) {
   while (lo < hi) {
     const Offset mid = (lo + hi) >> 1;
     if (!less(b[diag - 1 - mid], a[mid])) {
@@ -42,6 +42,11 @@ __device__ __forceinline__ Offset co_rank(ItA a, Offset alen, ItB b, Offset blen
     }
   }
   return lo;
+}
+
+template <class Offset, class ItA, class ItB, class Less>
+__device__ __forceinline__ Offset co_rank(ItA a, Offset alen, ItB b, Offset blen, Offset diag, Less less) {
+  return co_rank_between<Offset>(a, b, diag, diag > blen ? diag - blen : Offset(0), diag < alen ? diag : alen, less);
 }
 
 // Each thread merges IPT outputs from s[ai, aend) and s[bi, bend) (both runs

@@ -45,12 +45,12 @@ inline double reduce_then_scan_table(const Problem& p, int passes, double bucket
   return passes * (3.0 * k + 2.0 * v + 4.0 * buckets_per_key * (2 + table_scan_accesses));
 }
 
-// Block sort of tiles, then log2(n / tile) merge passes; each pass reads and
-// writes keys and values once.
-inline double merge(const Problem& p, std::size_t tile_keys) {
+// Block sort of tiles, then log_ways(n / tile) merge passes of `ways` runs
+// each; each pass reads and writes keys and values once.
+inline double merge(const Problem& p, std::size_t tile_keys, int ways = 2) {
   const double kv = double(key_bytes(p.key) + value_bytes(p.value));
   double passes = 1;
-  for (std::size_t t = tile_keys; t < p.n; t *= 2) passes += 1;
+  for (std::size_t t = tile_keys; t < p.n; t *= std::size_t(ways)) passes += 1;
   return 2.0 * kv * passes;
 }
 

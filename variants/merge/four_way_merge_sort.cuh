@@ -1,0 +1,481 @@
+// Merge sort with four-way merge passes: PMPP 13.7 (Fig. 13.11) with the
+// co-rank merge of ch. 12 applied twice per pass, merge(merge(A, B),
+// merge(C, D)), so log4(n / tile) passes read and write the keys instead of
+// the two-way sort's log2(n / tile). At 2^26 u32 keys that is 7 passes
+// instead of 14; the two-way sort (like cub::DeviceMergeSort) runs at about
+// 80 % of the copy bandwidth, so the bytes are what it spends its time on.
+//
+// A four-way co-rank at an arbitrary output position needs a search inside a
+// search (log^2 dependent loads). Instead the partition kernel finds exact
+// splits at sampled positions: every S-th key x of merge(A, B) (a two-way
+// co-rank) with the number of keys of C and D that go before it (a lower
+// bound each), and every S-th key of merge(C, D) with the keys of A and B
+// at or before it (an upper bound each; A and B come first among equal keys).
+// Between two consecutive sampled splits at most S keys of each pair go
+// out, so a block that takes the splits around its share of the output
+// (R = TILE - 2S - IPT keys) holds fewer than TILE - IPT keys, and every key
+// is read once. The probes of these searches are what the partition costs:
+// each lands on its own DRAM sector. Searching 16 samples a tile across the
+// whole runs took 307 us a pass at 2^26 on the H100, as long as the merge;
+// searching only one sample a tile so and the rest between their two
+// neighbours, 173 us; 8 samples a tile, 107 us (PERFORMANCE.md).
+//
+// Layers (as in CUB): four_way_merge_sort (device entry) ->
+// FourWayMergeSortDispatch (passes, buffers) -> kernels ->
+// BlockSortTile / BlockFourWayMergeTile agents.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_pipeline.h>
+
+#include "../common/block_merge_sort.cuh"
+#include "../common/chained_launch.cuh"
+#include "../common/instance.cuh"
+#include "merge_sort.cuh"
+
+namespace sortbench::merge {
+
+// The shape of a four-way pass: the block shape, and the sampled splits.
+// Samples every kSampleStride keys of each pair's merge; every
+// kSamplesPerTile-th one (a tile apart) is searched across the whole runs,
+// the ones between only between their two coarse neighbours, so most
+// searches stay in a few cached lines. A block's share of output leaves
+// room for the gaps between samples at its two ends and for the padding
+// that starts merge(C, D) on a thread's first item.
+template <int BlockThreads, int ItemsPerThread, int SamplesPerTile>
+struct FourWayMergePolicy : common::MergeSortPolicy<BlockThreads, ItemsPerThread> {
+  using Base = common::MergeSortPolicy<BlockThreads, ItemsPerThread>;
+  static constexpr int kSamplesPerTile = SamplesPerTile;
+  static constexpr int kSampleStride = Base::kTileItems / SamplesPerTile;
+  static constexpr int kOutputPerBlock = Base::kTileItems - 2 * kSampleStride - ItemsPerThread;
+  static_assert(Base::kTileItems % SamplesPerTile == 0, "a tile must split into whole sample strides");
+  static_assert(SamplesPerTile >= 4 && 32 % SamplesPerTile == 0,
+                "a tile's samples share part of one warp and leave a block a share of output");
+};
+
+// Where the first P outputs of a group's four-way merge come from: a keys of
+// A, b of B, c of C, d of D, with P = a + b + c + d.
+struct alignas(16) FourWaySplit {
+  long long a, b, c, d;
+  __device__ long long outputs() const { return a + b + c + d; }
+};
+
+// The four runs of the group that starts at gs (each w keys, cut at n).
+struct FourRuns {
+  long long len[4];
+  __device__ FourRuns(long long n, long long gs, long long w) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) len[r] = max(0LL, min(w, n - gs - r * w));
+  }
+  __device__ long long total() const { return len[0] + len[1] + len[2] + len[3]; }
+  __device__ FourWaySplit end() const { return FourWaySplit{len[0], len[1], len[2], len[3]}; }
+};
+
+// Keys of s[lo, hi) that go before x, plus lo: strictly less (lower bound)
+// or, with kInclusive, also equal (upper bound). [lo, hi] holds the answer.
+template <bool kInclusive, class Key, class Less>
+__device__ __forceinline__ long long count_before(const Key* s, long long lo, long long hi, const Key& x, Less less) {
+  while (lo < hi) {
+    const long long mid = (lo + hi) >> 1;
+    const bool before = kInclusive ? !less(x, s[mid]) : less(s[mid], x);
+    if (before) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+// The exact split at the diag-th key x of merge(p, q): the pair's co-rank,
+// then how many keys of the other pair (o0, o1) go before x. kFirstPair: the
+// sampled pair is (A, B), whose keys go first among equal keys. Each count
+// lies between the same count of the splits lo and hi.
+template <bool kFirstPair, class Key, class Less>
+__device__ FourWaySplit split_at_pair_sample(const Key* const (&run)[4], const FourRuns& r, long long diag,
+                                             const FourWaySplit& lo, const FourWaySplit& hi, Less less) {
+  constexpr int P = kFirstPair ? 0 : 2, O = kFirstPair ? 2 : 0;
+  const long long plo = kFirstPair ? lo.a : lo.c, phi = kFirstPair ? hi.a : hi.c;
+  const long long pi = common::co_rank_between<long long>(run[P], run[P + 1], diag, max(plo, diag - r.len[P + 1]),
+                                                          min(phi, min(diag, r.len[P])), less);
+  const long long qi = diag - pi;
+  const bool take_q = qi < r.len[P + 1] && (pi >= r.len[P] || less(run[P + 1][qi], run[P][pi]));
+  const Key x = take_q ? run[P + 1][qi] : run[P][pi];
+  // Keys of (A, B) equal to a key of (C, D) go before it; not the other way.
+  const long long oi0 = count_before<!kFirstPair>(run[O], kFirstPair ? lo.c : lo.a, kFirstPair ? hi.c : hi.a, x, less);
+  const long long oi1 = count_before<!kFirstPair>(run[O + 1], kFirstPair ? lo.d : lo.b, kFirstPair ? hi.d : hi.b, x, less);
+  return kFirstPair ? FourWaySplit{pi, qi, oi0, oi1} : FourWaySplit{oi0, oi1, pi, qi};
+}
+
+__device__ __forceinline__ FourWaySplit shfl_split(const FourWaySplit& s, int lane) {
+  return FourWaySplit{__shfl_sync(0xffffffffu, s.a, lane), __shfl_sync(0xffffffffu, s.b, lane),
+                      __shfl_sync(0xffffffffu, s.c, lane), __shfl_sync(0xffffffffu, s.d, lane)};
+}
+
+// kSamplesPerCoarse threads per coarse interval J of one pair of one group:
+// threads 0 and 1 search the coarse splits at J and J + 1 across the whole
+// runs, then thread i finds the sample J * F + i between them. Slot
+// (g, pair, J * F + i) of the list is this thread's index.
+template <class Policy, class Key, class Less>
+__global__ void four_way_partition_kernel(const Key* keys, long long n, long long w, long long coarse_per_pair,
+                                          long long groups, FourWaySplit* splits, Less less) {
+  constexpr int F = Policy::kSamplesPerTile;
+  constexpr long long S = Policy::kSampleStride, SC = S * F;
+  common::chain_wait();
+  common::chain_release();
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const int i = int(t % F);
+  // Threads past the last interval still take part in the shuffles.
+  const bool valid = t / F < groups * 2 * coarse_per_pair;
+  const long long interval = valid ? t / F : 0;
+  const long long g = interval / (2 * coarse_per_pair);
+  const bool second_pair = interval % (2 * coarse_per_pair) >= coarse_per_pair;
+  const long long J = interval % coarse_per_pair;
+  const long long gs = g * 4 * w;
+  const FourRuns r(n, gs, w);
+  const Key* const run[4] = {keys + gs, keys + gs + w, keys + gs + 2 * w, keys + gs + 3 * w};
+  const long long pair_len = second_pair ? r.len[2] + r.len[3] : r.len[0] + r.len[1];
+  const FourWaySplit none{0, 0, 0, 0}, all = r.end();
+  auto split_at = [&](long long diag, const FourWaySplit& lo, const FourWaySplit& hi) {
+    return second_pair ? split_at_pair_sample<false>(run, r, diag, lo, hi, less)
+                       : split_at_pair_sample<true>(run, r, diag, lo, hi, less);
+  };
+  FourWaySplit coarse = all;
+  if (valid && i < 2 && (J + i) * SC < pair_len) coarse = split_at((J + i) * SC, none, all);
+  const int first_lane = int(threadIdx.x & 31) & ~(F - 1);
+  const FourWaySplit lo = shfl_split(coarse, first_lane), hi = shfl_split(coarse, first_lane + 1);
+  const long long diag = J * SC + i * S;
+  if (valid && diag < pair_len) splits[t] = i == 0 ? lo : split_at(diag, lo, hi);
+}
+
+// The first sampled split of one pair's list (or the group's end) with at
+// least q outputs before it.
+__device__ __forceinline__ FourWaySplit first_split_at_or_after(const FourWaySplit* list, long long count,
+                                                                long long q, const FourWaySplit& end) {
+  long long lo = 0, hi = count;
+  while (lo < hi) {
+    const long long mid = (lo + hi) >> 1;
+    if (list[mid].outputs() < q) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < count ? list[lo] : end;
+}
+
+// Where merge block b starts: the first sampled split of its group at or
+// after b's share (j * R). Two threads per block, one per pair's list, so
+// the two searches' dependent loads overlap; the earlier split wins. Done
+// once per block here rather than at the start of each merge block, where
+// the searches held all of its threads for about 20 dependent loads.
+template <class Policy>
+__global__ void four_way_block_starts_kernel(long long n, long long w, long long slots_per_pair,
+                                             long long blocks_per_group, long long blocks,
+                                             const FourWaySplit* splits, FourWaySplit* starts) {
+  constexpr long long S = Policy::kSampleStride;
+  common::chain_wait();
+  common::chain_release();
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const long long b = min(t >> 1, blocks - 1);
+  const bool second_pair = t & 1;
+  const long long g = b / blocks_per_group;
+  const FourRuns r(n, g * 4 * w, w);
+  const long long q = min((b % blocks_per_group) * Policy::kOutputPerBlock, r.total());
+  const FourWaySplit end = r.end();
+  const long long pair_len = second_pair ? r.len[2] + r.len[3] : r.len[0] + r.len[1];
+  const FourWaySplit* list = splits + g * 2 * slots_per_pair + (second_pair ? slots_per_pair : 0);
+  const FourWaySplit mine = q == 0 ? FourWaySplit{0, 0, 0, 0} : first_split_at_or_after(list, (pair_len + S - 1) / S, q, end);
+  const long long theirs = __shfl_xor_sync(0xffffffffu, mine.outputs(), 1);
+  if ((t >> 1) < blocks && (mine.outputs() < theirs || (mine.outputs() == theirs && !second_pair))) starts[b] = mine;
+}
+
+// Shared memory of a four-way tile: keys (one spare slot for serial_merge's
+// clamped reads), where each key of the first stage came from (pairs only),
+// values.
+template <class Policy, class Key, class Value>
+struct FourWayTileSmem {
+  static constexpr int kTile = Policy::kTileItems;
+  static constexpr std::size_t kKeyBytes = (std::size_t(kTile + 1) * sizeof(Key) + 15) / 16 * 16;
+  static constexpr std::size_t kSourceBytes = kHasValues<Value> ? std::size_t(kTile) * sizeof(int) : 0;
+  static constexpr std::size_t kValueBytes =
+      kHasValues<Value> ? (std::size_t(kTile) * sizeof(Value) + 15) / 16 * 16 : 0;
+  static constexpr std::size_t kBytes = kKeyBytes + kSourceBytes + kValueBytes;
+  __device__ static Key* keys(unsigned char* smem) { return reinterpret_cast<Key*>(smem); }
+  __device__ static int* sources(unsigned char* smem) { return reinterpret_cast<int*>(smem + kKeyBytes); }
+  __device__ static Value* values(unsigned char* smem) {
+    return reinterpret_cast<Value*>(smem + kKeyBytes + kSourceBytes);
+  }
+};
+
+template <class Policy, class Key, class Value, class Less>
+struct BlockFourWayMergeTile {
+  static constexpr int T = Policy::kBlockThreads;
+  static constexpr int IPT = Policy::kItemsPerThread;
+  static constexpr int TILE = Policy::kTileItems;
+  using Smem = FourWayTileSmem<Policy, Key, Value>;
+
+  Key* sk;
+  int* ssrc;
+  Value* sv;
+  Less less;
+
+  __device__ BlockFourWayMergeTile(unsigned char* smem, Less l)
+      : sk(Smem::keys(smem)), ssrc(Smem::sources(smem)), sv(Smem::values(smem)), less(l) {}
+
+  // cp.async copies 4, 8 or 16 bytes from and to addresses aligned to the size.
+  template <class Item>
+  static constexpr bool kAsyncCopyable =
+      (sizeof(Item) == 4 || sizeof(Item) == 8 || sizeof(Item) == 16) && alignof(Item) >= sizeof(Item);
+  static constexpr bool kAsyncCopy = kAsyncCopyable<Key> && (!kHasValues<Value> || kAsyncCopyable<Value>);
+
+  template <class Item>
+  __device__ __forceinline__ static void copy_window(Item* dst, const Item* src, int len) {
+    for (int i = threadIdx.x; i < len; i += T) __pipeline_memcpy_async(dst + i, src + i, sizeof(Item));
+  }
+
+  // Merges run r's keys [from.r, to.r) (run r starts at k + r * w; fewer
+  // than TILE - IPT keys in all) into out.
+  __device__ void merge(const Key* k, const Value* v, long long w, const FourWaySplit& from, const FourWaySplit& to,
+                        Key* kout, Value* vout) {
+    const int tid = threadIdx.x;
+    // The windows in shared memory: A [0, o1), B [o1, o2), then C [p2, p3)
+    // and D [p3, pm) from the first multiple of IPT, so that each thread's
+    // first-stage outputs come from one pair.
+    const int o1 = int(to.a - from.a), o2 = o1 + int(to.b - from.b), o3 = o2 + int(to.c - from.c);
+    const int m = o3 + int(to.d - from.d);
+    const int p2 = (o2 + IPT - 1) / IPT * IPT, p3 = p2 + (o3 - o2), pm = p2 + (m - o2);
+    Key kr[IPT];
+    Value vr[IPT];
+    if constexpr (kAsyncCopy) {
+      // Straight from global to shared memory (LDGSTS): no registers, and
+      // none of the per-key choice of window that the register path needs.
+      copy_window(sk, k + from.a, o1);
+      copy_window(sk + o1, k + w + from.b, o2 - o1);
+      copy_window(sk + p2, k + 2 * w + from.c, o3 - o2);
+      copy_window(sk + p3, k + 3 * w + from.d, m - o3);
+      if constexpr (kHasValues<Value>) {
+        copy_window(sv, v + from.a, o1);
+        copy_window(sv + o1, v + w + from.b, o2 - o1);
+        copy_window(sv + p2, v + 2 * w + from.c, o3 - o2);
+        copy_window(sv + p3, v + 3 * w + from.d, m - o3);
+      }
+      __pipeline_commit();
+      __pipeline_wait_prior(0);
+    } else {
+      // Window pointers offset so that the i-th key of the four windows side by side is ptr[i].
+      const Key* ka = k + from.a;
+      const Key* kb = k + w + from.b - o1;
+      const Key* kc = k + 2 * w + from.c - o2;
+      const Key* kd = k + 3 * w + from.d - o3;
+      const Value* va = v + from.a;
+      const Value* vb = v + w + from.b - o1;
+      const Value* vc = v + 2 * w + from.c - o2;
+      const Value* vd = v + 3 * w + from.d - o3;
+      // All IPT global loads in flight before the first shared store.
+#pragma unroll
+      for (int i = 0; i < IPT; ++i) {
+        const int idx = i * T + tid;
+        if (idx < m) {
+          kr[i] = (idx < o1 ? ka : idx < o2 ? kb : idx < o3 ? kc : kd)[idx];
+          if constexpr (kHasValues<Value>) vr[i] = (idx < o1 ? va : idx < o2 ? vb : idx < o3 ? vc : vd)[idx];
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < IPT; ++i) {
+        const int idx = i * T + tid;
+        if (idx < m) {
+          const int at = idx < o2 ? idx : idx + (p2 - o2);
+          sk[at] = kr[i];
+          if constexpr (kHasValues<Value>) sv[at] = vr[i];
+        }
+      }
+    }
+    __syncthreads();
+
+    // Stage 1: merge(A, B) into [0, o2), merge(C, D) into [p2, pm).
+    const int t0 = tid * IPT;
+    int src[IPT];
+    const bool second = t0 >= p2;
+    const int a_begin = second ? p2 : 0, b_begin = second ? p3 : o1, b_end = second ? pm : o2;
+    {
+      const int diag = t0 - a_begin;
+      // Whole warps past pm (a block's share is short of TILE by a quarter
+      // on average) skip both stages' searches and merges.
+      if (t0 < pm) {
+        const int ar =
+            common::co_rank<int>(sk + a_begin, b_begin - a_begin, sk + b_begin, b_end - b_begin, diag, less);
+        common::serial_merge<IPT>(sk, a_begin + ar, b_begin, b_begin + (diag - ar), b_end, TILE, kr, src, less);
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < IPT; ++i) {
+      if (t0 + i < b_end) {
+        sk[t0 + i] = kr[i];
+        if constexpr (kHasValues<Value>) ssrc[t0 + i] = src[i];
+      }
+    }
+    __syncthreads();
+
+    // Stage 2: merge([0, o2), [p2, pm)) into [0, m); values follow both
+    // stages' sources.
+    if (t0 < m) {
+      const int ar = common::co_rank<int>(sk, o2, sk + p2, pm - p2, t0, less);
+      common::serial_merge<IPT>(sk, ar, o2, p2 + (t0 - ar), pm, TILE, kr, src, less);
+      if constexpr (kHasValues<Value>) {
+#pragma unroll
+        for (int i = 0; i < IPT; ++i) {
+          // Past m a source may point into the padding, which holds no source.
+          if (t0 + i < m) vr[i] = sv[ssrc[src[i]]];
+        }
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < IPT; ++i) sk[t0 + i] = kr[i];
+    if constexpr (kHasValues<Value>) {
+#pragma unroll
+      for (int i = 0; i < IPT; ++i) sv[t0 + i] = vr[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < IPT; ++i) {
+      const int idx = i * T + tid;
+      if (idx < m) {
+        kout[idx] = sk[idx];
+        if constexpr (kHasValues<Value>) vout[idx] = sv[idx];
+      }
+    }
+  }
+};
+
+// Block b = (g, j) of a pass writes the group g outputs from its start
+// (the sampled split at or after j * R) to the next block's start.
+template <class Policy, class Key, class Value, class Less>
+__global__ void __launch_bounds__(Policy::kBlockThreads)
+    four_way_merge_kernel(const Key* kin, const Value* vin, Key* kout, Value* vout, long long n, long long w,
+                          long long blocks_per_group, const FourWaySplit* starts, Less less) {
+  constexpr long long R = Policy::kOutputPerBlock;
+  extern __shared__ __align__(16) unsigned char smem[];
+  common::chain_wait();
+  common::chain_release();
+  const long long b = blockIdx.x;
+  const long long gs = b / blocks_per_group * 4 * w;
+  const FourRuns r(n, gs, w);
+  const long long q0 = (b % blocks_per_group) * R;
+  if (q0 >= r.total()) return;
+  const FourWaySplit from = starts[b];
+  const FourWaySplit to = q0 + R >= r.total() ? r.end() : starts[b + 1];
+  BlockFourWayMergeTile<Policy, Key, Value, Less> agent(smem, less);
+  agent.merge(kin + gs, vin + gs, w, from, to, kout + gs + from.outputs(), vout + gs + from.outputs());
+}
+
+template <class Policy, class Key, class Value, class Less>
+struct FourWayMergeSortDispatch {
+  static constexpr long long TILE = Policy::kTileItems;
+  static constexpr std::size_t kSortSmem = common::TileSmem<Policy, Key, Value>::kBytes;
+  static constexpr std::size_t kMergeSmem = FourWayTileSmem<Policy, Key, Value>::kBytes;
+
+  struct Pass {
+    long long groups, coarse_per_pair, slots_per_pair, blocks_per_group;
+    Pass(long long n, long long w)
+        : groups((n + 4 * w - 1) / (4 * w)),
+          coarse_per_pair((std::min(2 * w, n) + TILE - 1) / TILE),
+          slots_per_pair(coarse_per_pair * Policy::kSamplesPerTile),
+          blocks_per_group((std::min(4 * w, n) + Policy::kOutputPerBlock - 1) / Policy::kOutputPerBlock) {}
+    long long slots() const { return groups * 2 * slots_per_pair; }
+    long long blocks() const { return groups * blocks_per_group; }
+  };
+
+  // Temp: the sampled splits, then the merge blocks' starts, each sized for
+  // the pass that needs the most.
+  static long long most_slots(long long n) {
+    long long most = 1;
+    for (long long w = TILE; w < n; w *= 4) most = std::max(most, Pass(n, w).slots());
+    return most;
+  }
+  static long long most_blocks(long long n) {
+    long long most = 1;
+    for (long long w = TILE; w < n; w *= 4) most = std::max(most, Pass(n, w).blocks());
+    return most;
+  }
+
+  static cudaError_t set_smem_limits() {
+    cudaError_t e = cudaSuccess;
+    if (kSortSmem > 48 * 1024)
+      e = cudaFuncSetAttribute(block_sort_kernel<Policy, Key, Value, Less>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSortSmem));
+    if (e == cudaSuccess && kMergeSmem > 48 * 1024)
+      e = cudaFuncSetAttribute(four_way_merge_kernel<Policy, Key, Value, Less>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMergeSmem));
+    return e;
+  }
+
+  static cudaError_t sort(void* temp, std::size_t& temp_bytes, Key* kin, Value* vin, Key* kout, Value* vout,
+                          long long n, Less less, cudaStream_t s) {
+    const std::size_t need = std::size_t(most_slots(n) + most_blocks(n)) * sizeof(FourWaySplit);
+    if (temp == nullptr) {
+      temp_bytes = need;
+      return set_smem_limits();
+    }
+    if (temp_bytes < need) return cudaErrorInvalidValue;
+    if (n == 0) return cudaSuccess;
+    int passes = 0;
+    for (long long w = TILE; w < n; w *= 4) ++passes;
+    // As in the two-way sort: the tiles start in whichever buffer makes the
+    // last pass land in keys_out.
+    Key* cur_k = (passes % 2 == 0) ? kout : kin;
+    Value* cur_v = (passes % 2 == 0) ? vout : vin;
+    Key* nxt_k = (passes % 2 == 0) ? kin : kout;
+    Value* nxt_v = (passes % 2 == 0) ? vin : vout;
+    const long long num_tiles = (n + TILE - 1) / TILE;
+    block_sort_kernel<Policy, Key, Value, Less>
+        <<<unsigned(num_tiles), Policy::kBlockThreads, kSortSmem, s>>>(kin, vin, cur_k, cur_v, n, less);
+    cudaError_t e = cudaGetLastError();
+    auto* splits = static_cast<FourWaySplit*>(temp);
+    FourWaySplit* starts = splits + most_slots(n);
+    const bool chained = common::chained_launch_supported();
+    for (long long w = TILE; w < n && e == cudaSuccess; w *= 4) {
+      const Pass pass(n, w);
+      e = common::launch_chained(chained, four_way_partition_kernel<Policy, Key, Less>,
+                                 unsigned((pass.slots() + 255) / 256), 256, 0, s, cur_k, n, w, pass.coarse_per_pair,
+                                 pass.groups, splits, less);
+      if (e == cudaSuccess)
+        e = common::launch_chained(chained, four_way_block_starts_kernel<Policy>,
+                                   unsigned((2 * pass.blocks() + 255) / 256), 256, 0, s, n, w, pass.slots_per_pair,
+                                   pass.blocks_per_group, pass.blocks(), splits, starts);
+      if (e == cudaSuccess)
+        e = common::launch_chained(chained, four_way_merge_kernel<Policy, Key, Value, Less>, unsigned(pass.blocks()),
+                                   Policy::kBlockThreads, kMergeSmem, s, cur_k, cur_v, nxt_k, nxt_v, n, w,
+                                   pass.blocks_per_group, starts, less);
+      Key* tk = cur_k; cur_k = nxt_k; nxt_k = tk;
+      Value* tv = cur_v; cur_v = nxt_v; nxt_v = tv;
+    }
+    return e;
+  }
+};
+
+// Device entry point, with merge_sort's conventions (merge_sort.cuh).
+template <class Policy, class Key, class Value, class Less>
+cudaError_t four_way_merge_sort(void* temp, std::size_t& temp_bytes, Key* kin, Value* vin, Key* kout, Value* vout,
+                                long long n, Less less, cudaStream_t s) {
+  return FourWayMergeSortDispatch<Policy, Key, Value, Less>::sort(temp, temp_bytes, kin, vin, kout, vout, n, less, s);
+}
+
+// Adapter for common::make_entry_instance.
+template <class Policy>
+struct FourWayMergeSortEntry {
+  template <class Key, class Value, class Less>
+  struct Sort {
+    static cudaError_t sort(void* temp, std::size_t& bytes, Key* kin, Value* vin, Key* kout, Value* vout,
+                            long long n, Less less, cudaStream_t s) {
+      return four_way_merge_sort<Policy>(temp, bytes, kin, vin, kout, vout, n, less, s);
+    }
+  };
+};
+
+}  // namespace sortbench::merge
