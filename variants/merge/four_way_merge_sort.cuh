@@ -115,10 +115,10 @@ __device__ __forceinline__ FourWaySplit shfl_split(const FourWaySplit& s, int la
                       __shfl_sync(0xffffffffu, s.c, lane), __shfl_sync(0xffffffffu, s.d, lane)};
 }
 
-// kSamplesPerCoarse threads per coarse interval J of one pair of one group:
-// threads 0 and 1 search the coarse splits at J and J + 1 across the whole
-// runs, then thread i finds the sample J * F + i between them. Slot
-// (g, pair, J * F + i) of the list is this thread's index.
+// F = kSamplesPerTile threads per tile-long interval J of one pair's merge
+// in one group: threads 0 and 1 search the splits at J and J + 1 (a tile
+// apart) across the whole runs, then thread i finds the sample J * F + i
+// between them. Slot (g, pair, J * F + i) of the list is this thread's index.
 template <class Policy, class Key, class Less>
 __global__ void four_way_partition_kernel(const Key* keys, long long n, long long w, long long coarse_per_pair,
                                           long long groups, FourWaySplit* splits, Less less) {
