@@ -55,21 +55,47 @@ __device__ __forceinline__ Offset co_rank(ItA a, Offset alen, ItB b, Offset blen
 // are clamped to s[lim] (the array holds lim + 1 keys), so the loop has no
 // branches: a key read past the end of its run is never selected.
 // Outputs past both runs are left unspecified; callers bound them by count.
-template <int IPT, class Key, class Less>
+//
+// kCheckEnds = false: the caller guarantees that the key just past each run
+// is that run's next key in merge order (s[aend] goes after every key of
+// the b run, s[bend] not before any key of the a run), so the comparison
+// alone never takes a key past a run, and the bounds and the clamp go (14
+// instructions an output for u32 keys with them, 10 without). Reads then
+// reach IPT keys past the runs' ends (aend, bend and lim are unused), which
+// the caller's array must hold.
+template <int IPT, bool kCheckEnds = true, class Key, class Less>
 __device__ __forceinline__ void serial_merge(const Key* s, int ai, int aend, int bi, int bend, int lim,
                                              Key (&out)[IPT], int (&src)[IPT], Less less) {
-  Key ka = s[min(ai, lim)];
-  Key kb = s[min(bi, lim)];
+  Key ka = s[kCheckEnds ? min(ai, lim) : ai];
+  Key kb = s[kCheckEnds ? min(bi, lim) : bi];
+  if constexpr (kCheckEnds) {
 #pragma unroll
-  for (int i = 0; i < IPT; ++i) {
-    const bool take_b = bi < bend && (ai >= aend || less(kb, ka));
-    out[i] = take_b ? kb : ka;
-    src[i] = take_b ? bi : ai;
-    bi += take_b ? 1 : 0;
-    ai += take_b ? 0 : 1;
-    const Key next = s[min(take_b ? bi : ai, lim)];
-    kb = take_b ? next : kb;
-    ka = take_b ? ka : next;
+    for (int i = 0; i < IPT; ++i) {
+      const bool take_b = bi < bend && (ai >= aend || less(kb, ka));
+      out[i] = take_b ? kb : ka;
+      src[i] = take_b ? bi : ai;
+      bi += take_b ? 1 : 0;
+      ai += take_b ? 0 : 1;
+      const Key next = s[min(take_b ? bi : ai, lim)];
+      kb = take_b ? next : kb;
+      ka = take_b ? ka : next;
+    }
+  } else {
+    // bi follows from ai (ai + bi grows by one an output); written this way
+    // nvcc keeps one index and no copies of the comparison: 10 instructions
+    // an output for u32 keys.
+    const int c = ai + bi + 1;
+#pragma unroll
+    for (int i = 0; i < IPT; ++i) {
+      const bool take_b = less(kb, ka);
+      out[i] = take_b ? kb : ka;
+      src[i] = take_b ? c + i - 1 - ai : ai;
+      const int a_next = ai + 1, b_next = c + i - ai;
+      const Key next = s[take_b ? b_next : a_next];
+      ai = take_b ? ai : a_next;
+      kb = take_b ? next : kb;
+      ka = take_b ? ka : next;
+    }
   }
 }
 

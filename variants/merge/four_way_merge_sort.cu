@@ -32,9 +32,11 @@ VariantInfo four_way_merge_sort_info() {
 
 }  // namespace
 
-// 29 keys a thread is the faster point for u32 keys and u32 pairs at 2^26,
-// 25 for u64 keys (H100, issue15-steps/merge-four-way/items-per-thread-2/;
-// 17, 23 and 31 were slower there, and each point costs minutes of build).
+// 29 keys a thread is the faster point for u32 and u64 keys and u32 pairs
+// at 2^26, 25 for u64 keys with u32 values, whose 29-key tile leaves one
+// block an SM (issue15-steps/merge-four-way/final-caps/ on both GPUs; 17, 23
+// and 31 were slower in items-per-thread-2/, and each point costs minutes
+// of build).
 SORTBENCH_REGISTER_VARIANT(four_way_merge_sort_info<256, 29, 8>());
 SORTBENCH_REGISTER_VARIANT(four_way_merge_sort_info<256, 25, 8>());
 

@@ -74,20 +74,38 @@ struct FourRuns {
   __device__ FourWaySplit end() const { return FourWaySplit{len[0], len[1], len[2], len[3]}; }
 };
 
-// Keys of s[lo, hi) that go before x, plus lo: strictly less (lower bound)
-// or, with kInclusive, also equal (upper bound). [lo, hi] holds the answer.
+// Keys of s0[lo0, hi0) and of s1[lo1, hi1) that go before x, plus lo0 and
+// lo1: strictly less (lower bounds) or, with kInclusive, also equal (upper
+// bounds); [lo, hi] holds each answer. The two searches step together, so
+// each step's two loads are in flight together and the chain of dependent
+// loads is as long as the longer search, not the sum of both.
 template <bool kInclusive, class Key, class Less>
-__device__ __forceinline__ long long count_before(const Key* s, long long lo, long long hi, const Key& x, Less less) {
-  while (lo < hi) {
-    const long long mid = (lo + hi) >> 1;
-    const bool before = kInclusive ? !less(x, s[mid]) : less(s[mid], x);
-    if (before) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
+__device__ __forceinline__ void count_before_both(const Key* s0, long long lo0, long long hi0, const Key* s1,
+                                                  long long lo1, long long hi1, const Key& x, Less less,
+                                                  long long& at0, long long& at1) {
+  while (lo0 < hi0 || lo1 < hi1) {
+    const bool step0 = lo0 < hi0, step1 = lo1 < hi1;
+    const long long mid0 = (lo0 + hi0) >> 1, mid1 = (lo1 + hi1) >> 1;
+    Key k0{}, k1{};
+    if (step0) k0 = s0[mid0];
+    if (step1) k1 = s1[mid1];
+    if (step0) {
+      if (kInclusive ? !less(x, k0) : less(k0, x)) {
+        lo0 = mid0 + 1;
+      } else {
+        hi0 = mid0;
+      }
+    }
+    if (step1) {
+      if (kInclusive ? !less(x, k1) : less(k1, x)) {
+        lo1 = mid1 + 1;
+      } else {
+        hi1 = mid1;
+      }
     }
   }
-  return lo;
+  at0 = lo0;
+  at1 = lo1;
 }
 
 // The exact split at the diag-th key x of merge(p, q): the pair's co-rank,
@@ -105,8 +123,9 @@ __device__ FourWaySplit split_at_pair_sample(const Key* const (&run)[4], const F
   const bool take_q = qi < r.len[P + 1] && (pi >= r.len[P] || less(run[P + 1][qi], run[P][pi]));
   const Key x = take_q ? run[P + 1][qi] : run[P][pi];
   // Keys of (A, B) equal to a key of (C, D) go before it; not the other way.
-  const long long oi0 = count_before<!kFirstPair>(run[O], kFirstPair ? lo.c : lo.a, kFirstPair ? hi.c : hi.a, x, less);
-  const long long oi1 = count_before<!kFirstPair>(run[O + 1], kFirstPair ? lo.d : lo.b, kFirstPair ? hi.d : hi.b, x, less);
+  long long oi0, oi1;
+  count_before_both<!kFirstPair>(run[O], kFirstPair ? lo.c : lo.a, kFirstPair ? hi.c : hi.a, run[O + 1],
+                                 kFirstPair ? lo.d : lo.b, kFirstPair ? hi.d : hi.b, x, less, oi0, oi1);
   return kFirstPair ? FourWaySplit{pi, qi, oi0, oi1} : FourWaySplit{oi0, oi1, pi, qi};
 }
 
@@ -193,16 +212,19 @@ __global__ void four_way_block_starts_kernel(long long n, long long w, long long
   if ((t >> 1) < blocks && (mine.outputs() < theirs || (mine.outputs() == theirs && !second_pair))) starts[b] = mine;
 }
 
-// Shared memory of a four-way tile: keys (one spare slot for serial_merge's
-// clamped reads), where each key of the first stage came from (pairs only),
-// values.
+// Shared memory of a four-way tile: keys, where each key of the first stage
+// came from (pairs only), values. The four windows, each with its run's next
+// key and a gap of fewer than 16 bytes that aligns it with its source, end
+// before TILE - IPT + 16 keys (a block holds fewer than TILE - IPT); the
+// merges read up to IPT keys past their runs, hence the IPT + 32 spare slots.
 template <class Policy, class Key, class Value>
 struct FourWayTileSmem {
   static constexpr int kTile = Policy::kTileItems;
-  static constexpr std::size_t kKeyBytes = (std::size_t(kTile + 1) * sizeof(Key) + 15) / 16 * 16;
+  static constexpr int kKeySlots = kTile + Policy::kItemsPerThread + 32;
+  static constexpr std::size_t kKeyBytes = (std::size_t(kKeySlots) * sizeof(Key) + 15) / 16 * 16;
   static constexpr std::size_t kSourceBytes = kHasValues<Value> ? std::size_t(kTile) * sizeof(int) : 0;
   static constexpr std::size_t kValueBytes =
-      kHasValues<Value> ? (std::size_t(kTile) * sizeof(Value) + 15) / 16 * 16 : 0;
+      kHasValues<Value> ? (std::size_t(kKeySlots) * sizeof(Value) + 15) / 16 * 16 : 0;
   static constexpr std::size_t kBytes = kKeyBytes + kSourceBytes + kValueBytes;
   __device__ static Key* keys(unsigned char* smem) { return reinterpret_cast<Key*>(smem); }
   __device__ static int* sources(unsigned char* smem) { return reinterpret_cast<int*>(smem + kKeyBytes); }
@@ -215,8 +237,8 @@ template <class Policy, class Key, class Value, class Less>
 struct BlockFourWayMergeTile {
   static constexpr int T = Policy::kBlockThreads;
   static constexpr int IPT = Policy::kItemsPerThread;
-  static constexpr int TILE = Policy::kTileItems;
   using Smem = FourWayTileSmem<Policy, Key, Value>;
+  static constexpr int kLastSlot = Smem::kKeySlots - 1;
 
   Key* sk;
   int* ssrc;
@@ -231,105 +253,191 @@ struct BlockFourWayMergeTile {
   static constexpr bool kAsyncCopyable =
       (sizeof(Item) == 4 || sizeof(Item) == 8 || sizeof(Item) == 16) && alignof(Item) >= sizeof(Item);
   static constexpr bool kAsyncCopy = kAsyncCopyable<Key> && (!kHasValues<Value> || kAsyncCopyable<Value>);
+  // Keys a 16-byte copy moves: a window goes to the shared position that
+  // matches its source modulo this, so most of it moves 16 bytes at a time.
+  static constexpr int kKeysPerVector = kAsyncCopy ? 16 / int(sizeof(Key)) : 1;
 
+  // len items from src to dst by cp.async: 16 bytes a copy where dst and src
+  // agree modulo 16 bytes (the head and tail item by item), else item by
+  // item. One copy instruction a key took 29 % of the merge kernel's
+  // instructions (ncu, H200, ipt29).
   template <class Item>
   __device__ __forceinline__ static void copy_window(Item* dst, const Item* src, int len) {
-    for (int i = threadIdx.x; i < len; i += T) __pipeline_memcpy_async(dst + i, src + i, sizeof(Item));
+    constexpr int V = 16 / int(sizeof(Item));
+    const auto s = reinterpret_cast<std::uintptr_t>(src);
+    if (V > 1 && ((s - reinterpret_cast<std::uintptr_t>(dst)) & 15) == 0) {
+      const int head = min(len, int(((16 - (s & 15)) & 15) / sizeof(Item)));
+      const int vectors = (len - head) / V;
+      const int tail = head + vectors * V;
+      if (int(threadIdx.x) < head) __pipeline_memcpy_async(dst + threadIdx.x, src + threadIdx.x, sizeof(Item));
+      for (int i = threadIdx.x; i < vectors; i += T) __pipeline_memcpy_async(dst + head + i * V, src + head + i * V, 16);
+      if (int(threadIdx.x) < len - tail)
+        __pipeline_memcpy_async(dst + tail + threadIdx.x, src + tail + threadIdx.x, sizeof(Item));
+    } else {
+      for (int i = threadIdx.x; i < len; i += T) __pipeline_memcpy_async(dst + i, src + i, sizeof(Item));
+    }
   }
 
-  // Merges run r's keys [from.r, to.r) (run r starts at k + r * w; fewer
-  // than TILE - IPT keys in all) into out.
-  __device__ void merge(const Key* k, const Value* v, long long w, const FourWaySplit& from, const FourWaySplit& to,
-                        Key* kout, Value* vout) {
+  // The first shared position at or after at where a window from src can go.
+  __device__ __forceinline__ static int aligned_slot(int at, const Key* src) {
+    const int phase = int(reinterpret_cast<std::uintptr_t>(src) / sizeof(Key) % kKeysPerVector);
+    return at + (phase - at % kKeysPerVector + kKeysPerVector) % kKeysPerVector;
+  }
+
+  // Where the four windows sit in shared memory: window r at at[r], len[r]
+  // keys, then its run's next key where next[r]. The first stage's outputs:
+  // merge(A, B) at [0, o2), merge(C, D) at [p2, pm), the first multiple of
+  // IPT past o2, so each thread's outputs come from one pair; m keys in all.
+  struct Windows {
+    int at[4], len[4];
+    bool next[4];
+    int o2, p2, pm, m;
+  };
+
+  // Merges run r's keys [from.r, to.r) (run r starts at k + r * w and holds
+  // runs.len[r] keys; fewer than TILE - IPT keys in all) into out.
+  //
+  // Each window is copied with its run's next key where there is one. The
+  // split `to` is exact, so that key goes after every key of the other
+  // windows (stably): where all four runs have one, the serial merges need
+  // no bounds, as a run's next key is never taken before the window's keys
+  // run out (merge_windows<false>). A block whose window ends its run (the
+  // last of a group, mostly) checks the bounds. The choice is made once a
+  // block: two code paths in one merge stage cost the kernel 100 registers.
+  __device__ void merge(const Key* k, const Value* v, long long w, const FourRuns& runs, const FourWaySplit& from,
+                        const FourWaySplit& to, Key* kout, Value* vout) {
     const int tid = threadIdx.x;
-    // The windows in shared memory: A [0, o1), B [o1, o2), then C [p2, p3)
-    // and D [p3, pm) from the first multiple of IPT, so that each thread's
-    // first-stage outputs come from one pair.
-    const int o1 = int(to.a - from.a), o2 = o1 + int(to.b - from.b), o3 = o2 + int(to.c - from.c);
-    const int m = o3 + int(to.d - from.d);
-    const int p2 = (o2 + IPT - 1) / IPT * IPT, p3 = p2 + (o3 - o2), pm = p2 + (m - o2);
-    Key kr[IPT];
-    Value vr[IPT];
+    const long long lo[4] = {from.a, from.b, from.c, from.d}, hi[4] = {to.a, to.b, to.c, to.d};
+    Windows win;
+    int end = 0;
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      win.len[r] = int(hi[r] - lo[r]);
+      win.next[r] = hi[r] < runs.len[r];
+      win.at[r] = aligned_slot(end, k + r * w + lo[r]);
+      end = win.at[r] + win.len[r] + (win.next[r] ? 1 : 0);
+    }
+    win.o2 = win.len[0] + win.len[1];
+    win.m = win.o2 + win.len[2] + win.len[3];
+    win.p2 = (win.o2 + IPT) / IPT * IPT;
+    win.pm = win.p2 + (win.m - win.o2);
     if constexpr (kAsyncCopy) {
-      // Straight from global to shared memory (LDGSTS): no registers, and
-      // none of the per-key choice of window that the register path needs.
-      copy_window(sk, k + from.a, o1);
-      copy_window(sk + o1, k + w + from.b, o2 - o1);
-      copy_window(sk + p2, k + 2 * w + from.c, o3 - o2);
-      copy_window(sk + p3, k + 3 * w + from.d, m - o3);
+      // Straight from global to shared memory (LDGSTS): no registers.
+#pragma unroll
+      for (int r = 0; r < 4; ++r) copy_window(sk + win.at[r], k + r * w + lo[r], win.len[r] + (win.next[r] ? 1 : 0));
       if constexpr (kHasValues<Value>) {
-        copy_window(sv, v + from.a, o1);
-        copy_window(sv + o1, v + w + from.b, o2 - o1);
-        copy_window(sv + p2, v + 2 * w + from.c, o3 - o2);
-        copy_window(sv + p3, v + 3 * w + from.d, m - o3);
+#pragma unroll
+        for (int r = 0; r < 4; ++r) copy_window(sv + win.at[r], v + r * w + lo[r], win.len[r]);
       }
       __pipeline_commit();
       __pipeline_wait_prior(0);
     } else {
-      // Window pointers offset so that the i-th key of the four windows side by side is ptr[i].
-      const Key* ka = k + from.a;
-      const Key* kb = k + w + from.b - o1;
-      const Key* kc = k + 2 * w + from.c - o2;
-      const Key* kd = k + 3 * w + from.d - o3;
-      const Value* va = v + from.a;
-      const Value* vb = v + w + from.b - o1;
-      const Value* vc = v + 2 * w + from.c - o2;
-      const Value* vd = v + 3 * w + from.d - o3;
-      // All IPT global loads in flight before the first shared store.
+      // Through registers: all IPT global loads in flight before the first
+      // shared store. Item idx of the four copies side by side belongs to
+      // the first window r with idx < c[r]; selects rather than indexing,
+      // which would put the arrays in local memory.
+      int c[4], base = 0;
+#pragma unroll
+      for (int r = 0; r < 4; ++r) c[r] = (base += win.len[r] + (win.next[r] ? 1 : 0));
+      auto pick = [](const auto (&x)[4], int idx, const int (&c)[4]) {
+        return idx < c[0] ? x[0] : idx < c[1] ? x[1] : idx < c[2] ? x[2] : x[3];
+      };
+      const int first[4] = {0, c[0], c[1], c[2]};
+      const Key* kwin[4];
+      const Value* vwin[4];
+      int kslot[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        kwin[r] = k + r * w + lo[r] - first[r];
+        vwin[r] = v + r * w + lo[r] - first[r];
+        kslot[r] = win.at[r] - first[r];
+      }
+      Key kr[IPT];
+      Value vr[IPT];
 #pragma unroll
       for (int i = 0; i < IPT; ++i) {
         const int idx = i * T + tid;
-        if (idx < m) {
-          kr[i] = (idx < o1 ? ka : idx < o2 ? kb : idx < o3 ? kc : kd)[idx];
-          if constexpr (kHasValues<Value>) vr[i] = (idx < o1 ? va : idx < o2 ? vb : idx < o3 ? vc : vd)[idx];
+        if (idx < c[3]) {
+          kr[i] = pick(kwin, idx, c)[idx];
+          if constexpr (kHasValues<Value>) {
+            // The next keys have no values.
+            if (idx - pick(first, idx, c) < pick(win.len, idx, c)) vr[i] = pick(vwin, idx, c)[idx];
+          }
         }
       }
 #pragma unroll
       for (int i = 0; i < IPT; ++i) {
         const int idx = i * T + tid;
-        if (idx < m) {
-          const int at = idx < o2 ? idx : idx + (p2 - o2);
-          sk[at] = kr[i];
-          if constexpr (kHasValues<Value>) sv[at] = vr[i];
+        if (idx < c[3]) {
+          const int slot = pick(kslot, idx, c) + idx;
+          sk[slot] = kr[i];
+          if constexpr (kHasValues<Value>) {
+            if (idx - pick(first, idx, c) < pick(win.len, idx, c)) sv[slot] = vr[i];
+          }
         }
       }
     }
     __syncthreads();
+    if (win.next[0] && win.next[1] && win.next[2] && win.next[3]) {
+      merge_windows<false>(win, kout, vout);
+    } else {
+      merge_windows<true>(win, kout, vout);
+    }
+  }
 
+  // The two merge stages over the windows in shared memory, then the store.
+  template <bool kCheckEnds>
+  __device__ __forceinline__ void merge_windows(const Windows& win, Key* kout, Value* vout) {
+    const int tid = threadIdx.x;
+    const int o2 = win.o2, p2 = win.p2, pm = win.pm, m = win.m;
+    Key kr[IPT];
+    Value vr[IPT];
+    int src[IPT];
     // Stage 1: merge(A, B) into [0, o2), merge(C, D) into [p2, pm).
     const int t0 = tid * IPT;
-    int src[IPT];
-    const bool second = t0 >= p2;
-    const int a_begin = second ? p2 : 0, b_begin = second ? p3 : o1, b_end = second ? pm : o2;
     {
-      const int diag = t0 - a_begin;
+      const bool second = t0 >= p2;
+      const int a_begin = second ? win.at[2] : win.at[0], a_end = a_begin + (second ? win.len[2] : win.len[0]);
+      const int b_begin = second ? win.at[3] : win.at[1], b_end = b_begin + (second ? win.len[3] : win.len[1]);
       // Whole warps past pm (a block's share is short of TILE by a quarter
       // on average) skip both stages' searches and merges.
       if (t0 < pm) {
-        const int ar =
-            common::co_rank<int>(sk + a_begin, b_begin - a_begin, sk + b_begin, b_end - b_begin, diag, less);
-        common::serial_merge<IPT>(sk, a_begin + ar, b_begin, b_begin + (diag - ar), b_end, TILE, kr, src, less);
+        const int diag = t0 - (second ? p2 : 0);
+        const int ar = common::co_rank<int>(sk + a_begin, a_end - a_begin, sk + b_begin, b_end - b_begin, diag, less);
+        common::serial_merge<IPT, kCheckEnds>(sk, a_begin + ar, a_end, b_begin + (diag - ar), b_end, kLastSlot, kr,
+                                              src, less);
       }
     }
+    // Without bounds the second stage needs each pair's next key: the
+    // earlier of its runs' next keys (A and C first among equal keys).
+    auto pair_next = [&](int p) {
+      const Key x = sk[win.at[p] + win.len[p]], y = sk[win.at[p + 1] + win.len[p + 1]];
+      return less(y, x) ? y : x;
+    };
+    Key ab_key{}, cd_key{};
+    if (!kCheckEnds && tid == o2 / IPT) ab_key = pair_next(0);
+    if (!kCheckEnds && tid == pm / IPT) cd_key = pair_next(2);
     __syncthreads();
+    // Outputs past a pair's keys land in the gap after it or past pm; the
+    // thread that owns o2 (pm) then puts the pair's next key there.
 #pragma unroll
     for (int i = 0; i < IPT; ++i) {
-      if (t0 + i < b_end) {
-        sk[t0 + i] = kr[i];
-        if constexpr (kHasValues<Value>) ssrc[t0 + i] = src[i];
-      }
+      sk[t0 + i] = kr[i];
+      if constexpr (kHasValues<Value>) ssrc[t0 + i] = src[i];
     }
+    if (!kCheckEnds && tid == o2 / IPT) sk[o2] = ab_key;
+    if (!kCheckEnds && tid == pm / IPT) sk[pm] = cd_key;
     __syncthreads();
 
     // Stage 2: merge([0, o2), [p2, pm)) into [0, m); values follow both
     // stages' sources.
     if (t0 < m) {
       const int ar = common::co_rank<int>(sk, o2, sk + p2, pm - p2, t0, less);
-      common::serial_merge<IPT>(sk, ar, o2, p2 + (t0 - ar), pm, TILE, kr, src, less);
+      common::serial_merge<IPT, kCheckEnds>(sk, ar, o2, p2 + (t0 - ar), pm, kLastSlot, kr, src, less);
       if constexpr (kHasValues<Value>) {
 #pragma unroll
         for (int i = 0; i < IPT; ++i) {
-          // Past m a source may point into the padding, which holds no source.
+          // Past m a source may point into the gaps, which hold no source.
           if (t0 + i < m) vr[i] = sv[ssrc[src[i]]];
         }
       }
@@ -353,10 +461,20 @@ struct BlockFourWayMergeTile {
   }
 };
 
+// Blocks an SM the block sort and the merge kernel ask registers for
+// (__launch_bounds__): six for 4-byte keys alone (40 registers; 30 KB of
+// shared memory a block at 29 keys a thread), three for 8-byte keys alone.
+// Left to themselves nvcc gives the merge kernel 48 registers for u32 keys
+// (five blocks an SM) and 100 for u64 keys (two), the block sort 64 (four),
+// and the driver then sizes shared memory for those (ncu, H200). Pairs
+// keep nvcc's choice (0).
+template <class Key, class Value>
+constexpr int kFourWayMinBlocks = kHasValues<Value> ? 0 : sizeof(Key) == 4 ? 6 : sizeof(Key) == 8 ? 3 : 0;
+
 // Block b = (g, j) of a pass writes the group g outputs from its start
 // (the sampled split at or after j * R) to the next block's start.
 template <class Policy, class Key, class Value, class Less>
-__global__ void __launch_bounds__(Policy::kBlockThreads)
+__global__ void __launch_bounds__(Policy::kBlockThreads, kFourWayMinBlocks<Key, Value>)
     four_way_merge_kernel(const Key* kin, const Value* vin, Key* kout, Value* vout, long long n, long long w,
                           long long blocks_per_group, const FourWaySplit* starts, Less less) {
   constexpr long long R = Policy::kOutputPerBlock;
@@ -371,7 +489,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads)
   const FourWaySplit from = starts[b];
   const FourWaySplit to = q0 + R >= r.total() ? r.end() : starts[b + 1];
   BlockFourWayMergeTile<Policy, Key, Value, Less> agent(smem, less);
-  agent.merge(kin + gs, vin + gs, w, from, to, kout + gs + from.outputs(), vout + gs + from.outputs());
+  agent.merge(kin + gs, vin + gs, w, r, from, to, kout + gs + from.outputs(), vout + gs + from.outputs());
 }
 
 template <class Policy, class Key, class Value, class Less>
@@ -407,7 +525,7 @@ struct FourWayMergeSortDispatch {
   static cudaError_t set_smem_limits() {
     cudaError_t e = cudaSuccess;
     if (kSortSmem > 48 * 1024)
-      e = cudaFuncSetAttribute(block_sort_kernel<Policy, Key, Value, Less>,
+      e = cudaFuncSetAttribute(block_sort_kernel<Policy, Key, Value, Less, kFourWayMinBlocks<Key, Value>>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSortSmem));
     if (e == cudaSuccess && kMergeSmem > 48 * 1024)
       e = cudaFuncSetAttribute(four_way_merge_kernel<Policy, Key, Value, Less>,
@@ -433,7 +551,7 @@ struct FourWayMergeSortDispatch {
     Key* nxt_k = (passes % 2 == 0) ? kin : kout;
     Value* nxt_v = (passes % 2 == 0) ? vin : vout;
     const long long num_tiles = (n + TILE - 1) / TILE;
-    block_sort_kernel<Policy, Key, Value, Less>
+    block_sort_kernel<Policy, Key, Value, Less, kFourWayMinBlocks<Key, Value>>
         <<<unsigned(num_tiles), Policy::kBlockThreads, kSortSmem, s>>>(kin, vin, cur_k, cur_v, n, less);
     cudaError_t e = cudaGetLastError();
     auto* splits = static_cast<FourWaySplit*>(temp);

@@ -19,8 +19,10 @@ namespace sortbench::merge {
 
 using common::kHasValues;
 
-template <class Policy, class Key, class Value, class Less>
-__global__ void __launch_bounds__(Policy::kBlockThreads)
+// MinBlocks: blocks an SM to ask registers for (__launch_bounds__; 0: as
+// nvcc likes).
+template <class Policy, class Key, class Value, class Less, int MinBlocks = 0>
+__global__ void __launch_bounds__(Policy::kBlockThreads, MinBlocks)
     block_sort_kernel(const Key* kin, const Value* vin, Key* kout, Value* vout, long long n, Less less) {
   extern __shared__ __align__(16) unsigned char smem[];
   constexpr long long TILE = Policy::kTileItems;
