@@ -10,8 +10,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "merge_path.cuh"
+#include "sorting_network.hpp"
 
 namespace sortbench::common {
 
@@ -27,6 +29,16 @@ struct TileSmem {
   __device__ static Key* keys(unsigned char* smem) { return reinterpret_cast<Key*>(smem); }
   __device__ static Value* values(unsigned char* smem) { return reinterpret_cast<Value*>(smem + kKeyBytes); }
 };
+
+// Comparators under which keys that compare equal are the same bits (the
+// ordered bits of KeyTraits are one-to-one), so an unstable sort of keys
+// alone gives the same output as a stable one.
+template <class Less>
+constexpr bool kEqualKeysIdentical = false;
+template <class T>
+constexpr bool kEqualKeysIdentical<OrderedLess<T>> = true;
+template <class T>
+constexpr bool kEqualKeysIdentical<OrderedGreater<T>> = true;
 
 template <class Policy, class Key, class Value, class Less>
 struct BlockSortTile {
@@ -81,11 +93,23 @@ struct BlockSortTile {
     store(k, v, kout, vout, count);
   }
 
-  // Odd-even transposition over a thread's IPT keys (13.8 in miniature):
-  // adjacent swaps on strict less keep it stable. Items past count form a
-  // suffix of the last thread's run and never move before a valid item.
+  // A thread's IPT keys, sorted in registers. Adjacent swaps on strict less
+  // (odd-even transposition, 13.8 in miniature: IPT^2 / 2 compare-exchanges)
+  // keep it stable; where equal keys are identical and carry no values, the
+  // order among them cannot be seen, and Batcher's network does it in far
+  // fewer (171 against 406 at 29 keys). Items past count form a suffix of
+  // the last thread's run and never move before a valid item.
   template <bool kFull>
   __device__ __forceinline__ void thread_sort(Key (&k)[IPT], Value (&v)[IPT], int count) {
+    if constexpr (!kHasValues<Value> && kEqualKeysIdentical<Less>) {
+      network_sort<kFull>(k, count, std::make_index_sequence<OddEvenMergeNetwork<IPT>::kSize>{});
+    } else {
+      transposition_sort<kFull>(k, v, count);
+    }
+  }
+
+  template <bool kFull>
+  __device__ __forceinline__ void transposition_sort(Key (&k)[IPT], Value (&v)[IPT], int count) {
     const int base = threadIdx.x * IPT;
 #pragma unroll
     for (int pass = 0; pass < IPT; ++pass) {
@@ -104,6 +128,22 @@ struct BlockSortTile {
         }
       }
     }
+  }
+
+  template <bool kFull, std::size_t... C>
+  __device__ __forceinline__ void network_sort(Key (&k)[IPT], int count, std::index_sequence<C...>) {
+    using Net = OddEvenMergeNetwork<IPT>;
+    const int base = threadIdx.x * IPT;
+    // Comparator (a, b) has a < b; where b is past count, so is everything
+    // after it, and nothing moves.
+    auto exchange = [&](Key& x, Key& y, int b) {
+      if ((kFull || base + b < count) && less(y, x)) {
+        const Key t = x;
+        x = y;
+        y = t;
+      }
+    };
+    (exchange(k[Net::kList.a[C]], k[Net::kList.b[C]], Net::kList.b[C]), ...);
   }
 
   // log2(T) merge stages in shared memory; at each, every thread produces
