@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
-#include <vector>
 
 #include "common/sorting_network.hpp"
 

@@ -631,6 +631,8 @@ struct FourWayMergeSortDispatch {
     auto* splits = static_cast<FourWaySplit*>(temp);
     auto* plans = reinterpret_cast<FourWayBlock*>(splits + most_slots(n));
     const bool chained = common::chained_launch_supported();
+    // The block-starts kernel runs 256-thread blocks, kPlansPerWarp merge blocks a warp.
+    constexpr long long kPlansPerBlock = kPlansPerWarp * (256 / 32);
     for (long long w = TILE; w < n && e == cudaSuccess; w *= 4) {
       const Pass pass(n, w);
       e = common::launch_chained(chained, four_way_partition_kernel<Policy, Key, Less>,
@@ -638,7 +640,7 @@ struct FourWayMergeSortDispatch {
                                  pass.groups, splits, less);
       if (e == cudaSuccess)
         e = common::launch_chained(chained, four_way_block_starts_kernel<Policy, Tile, Key>,
-                                   unsigned((pass.blocks() + kPlansPerWarp * 8 - 1) / (kPlansPerWarp * 8)), 256, 0, s, cur_k, n, w,
+                                   unsigned((pass.blocks() + kPlansPerBlock - 1) / kPlansPerBlock), 256, 0, s, cur_k, n, w,
                                    pass.slots_per_pair, pass.blocks_per_group, pass.blocks(), splits, plans);
       if (e == cudaSuccess)
         e = common::launch_chained(chained, four_way_merge_kernel<Policy, Key, Value, Less>, unsigned(pass.blocks()),
