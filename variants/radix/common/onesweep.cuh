@@ -104,7 +104,10 @@ struct OnesweepPolicy {
       Bits keys[kTile];
       ValueSlot values[kTile];
     } u;
-    unsigned long long bin_offset[kBins];  // output position of local position 0 of each digit
+    // Address (as an integer) that local position 0 of each digit is written
+    // to: keys_out's, then values_out's. One IMAD.WIDE a key forms the store
+    // address; a position needed four instructions (64-bit add and scale).
+    unsigned long long bin_out[kBins];
     typename BlockScanShfl<BlockThreads>::Storage scan;
     unsigned tile;
   };
@@ -376,16 +379,16 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
     const int b = threadIdx.x * BPT + k;
-    if (b < Bins) s.bin_offset[b] = bin_start[b] + lookback_prefix<P>(status, tile, b, bin_count[k]) - bin_local[k];
-  }
-  __syncthreads();
-  if (tile == tiles - 1) {  // the next portion's first positions
-#pragma unroll
-    for (int k = 0; k < BPT; ++k) {
-      const int b = threadIdx.x * BPT + k;
-      if (b < Bins) next_start[b] = s.bin_offset[b] + bin_local[k] + valid_count[k];
+    if (b < Bins) {
+      // Output position of local position 0, below 0 where the digit's
+      // first key here goes to a position smaller than its place in the
+      // tile: the unsigned arithmetic wraps and every store lands inside.
+      const unsigned long long pos = bin_start[b] + lookback_prefix<P>(status, tile, b, bin_count[k]) - bin_local[k];
+      s.bin_out[b] = reinterpret_cast<unsigned long long>(keys_out) + pos * sizeof(Bits);
+      if (tile == tiles - 1) next_start[b] = pos + bin_local[k] + valid_count[k];  // the next portion's first positions
     }
   }
+  __syncthreads();
 
   // With values, each rank (16 bits: tiles hold at most 65536 keys) shares a
   // register with the digit of the key this thread writes at the same step
@@ -393,11 +396,11 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
   // local memory, whose traffic went to DRAM (variants/radix/PERFORMANCE.md).
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
-    const int i = k * T + threadIdx.x;
-    if (full || i < valid) {
+    const unsigned i = k * T + threadIdx.x;
+    if (full || i < unsigned(valid)) {
       const Bits kk = s.u.keys[i];
       const unsigned d = map.digit(kk, shift, kMask);
-      keys_out[s.bin_offset[d] + i] = kk;
+      reinterpret_cast<Bits*>(s.bin_out[d])[i] = kk;
       if constexpr (kHasValues<V>) rank[k] |= d << 16;
     }
   }
@@ -412,6 +415,14 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
     }
     __syncthreads();
 #pragma unroll
+    for (int k = 0; k < BPT; ++k) {  // every key is written: the digits' addresses become the values'
+      const int b = threadIdx.x * BPT + k;
+      if (b < Bins)
+        s.bin_out[b] = reinterpret_cast<unsigned long long>(values_out) +
+                       static_cast<long long>(s.bin_out[b] - reinterpret_cast<unsigned long long>(keys_out)) /
+                           static_cast<long long>(sizeof(Bits)) * static_cast<long long>(sizeof(V));
+    }
+#pragma unroll
     for (int j = 0; j < Items; ++j) {
       const unsigned r = rank[j] & 0xffffu;
       if (full || r < unsigned(valid)) s.u.values[r] = value[j];
@@ -419,8 +430,8 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
-      const int i = k * T + threadIdx.x;
-      if (full || i < valid) values_out[s.bin_offset[rank[k] >> 16] + i] = s.u.values[i];
+      const unsigned i = k * T + threadIdx.x;
+      if (full || i < unsigned(valid)) reinterpret_cast<V*>(s.bin_out[rank[k] >> 16])[i] = s.u.values[i];
     }
   }
 }
