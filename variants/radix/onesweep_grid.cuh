@@ -10,7 +10,8 @@
 // keys, ipt19 for u32 pairs: results/h200/issue15-steps/shapes/). Labels
 // that results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
 // space, 11-bit digits included (3 passes for 32-bit keys instead of 4, but
-// 8x the per-tile digit work; never the fastest on the H200).
+// 8x the per-tile digit work; never the fastest on the H200, at 2^20 or at
+// 2^28: results/h200/issue15-steps/wide-digits/).
 #pragma once
 
 // The radix family's default point (configs' best:radix where this GPU's
