@@ -1,13 +1,17 @@
 // The Onesweep parameter points: X(radix_bits, items_per_thread,
 // block_threads, min_blocks_per_sm[, lookback_window]). The curated set holds
-// 8-bit digits at 4096..14336-key tiles with 2..4 blocks per SM, one
+// 8-bit digits at 4096..16384-key tiles with 2..4 blocks per SM, one
 // 8-items-per-thread point for 2^20-key inputs (the wide tune's pick there for
 // u32 and u64 keys on the H100, results/h100-80gb-hbm3/best-onesweep-wide.json), the CUB-like
 // shape with three 384-thread blocks per SM (56 registers), one point with
 // the older 16-wide look-back window for comparison, and the one-block-per-SM
 // tile shape of anchors.md (512 x 15), and the 512-thread, two-blocks-per-SM
-// picks of an H200 shape sweep at 2^28 (ipt28 for u32 keys, ipt17 for u64
-// keys, ipt19 for u32 pairs: results/h200/issue15-steps/shapes/). Labels
+// picks of H200 shape sweeps at 2^28 (ipt19 for u32 pairs:
+// results/h200/issue15-steps/shapes/; ipt32 for u32 keys and ipt18 for u64
+// keys once a keys-only tile holds no ranks through the ranking:
+// results/h200/issue15-steps/fused-rank-reorder/), with ipt32 at three
+// 384-thread blocks per SM, the u32 keys' pick at entropy 0.201 on both GPUs
+// and at uniform on the H200 (shapes-g89/, shapes-g90/ there). Labels
 // that results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
 // space, 11-bit digits included (3 passes for 32-bit keys instead of 4, but
 // 8x the per-tile digit work; never the fastest on the H200, at 2^20 or at
@@ -28,9 +32,10 @@
   X(8, 22, 384, 3, 16)                     \
   X(8, 16, 256, 4)                         \
   X(8, 15, 512, 2)                         \
-  X(8, 17, 512, 2)                         \
+  X(8, 18, 512, 2)                         \
   X(8, 19, 512, 2)                         \
-  X(8, 28, 512, 2)                         \
+  X(8, 32, 512, 2)                         \
+  X(8, 32, 384, 3)                         \
   X(8, 8, 512, 2)
 
 #ifdef SORTBENCH_FULL_GRID

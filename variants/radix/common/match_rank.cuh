@@ -71,8 +71,10 @@ struct WarpStripedMatchRank {
     }
   }
 
-  template <class DigitOf>
-  __device__ static void rank(Counters& c, DigitOf digit, unsigned (&rank)[Items]) {
+  // ranked(j, rank of item j) as each row is ranked: a caller that writes
+  // the item to its place at once holds no array of ranks.
+  template <class DigitOf, class Ranked>
+  __device__ static void rank_each(Counters& c, DigitOf digit, Ranked ranked) {
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
@@ -81,8 +83,13 @@ struct WarpStripedMatchRank {
       const int leader = 31 - __clz(peers);
       unsigned claimed = 0;
       if (lane == leader) claimed = atomicAdd(&c[w][d], unsigned(__popc(peers)));
-      rank[j] = __shfl_sync(0xffffffffu, claimed, leader) + __popc(peers & lanemask_lt());
+      ranked(j, __shfl_sync(0xffffffffu, claimed, leader) + __popc(peers & lanemask_lt()));
     }
+  }
+
+  template <class DigitOf>
+  __device__ static void rank(Counters& c, DigitOf digit, unsigned (&rank)[Items]) {
+    rank_each(c, digit, [&](int j, unsigned r) { rank[j] = r; });
   }
 };
 

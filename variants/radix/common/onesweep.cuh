@@ -49,12 +49,12 @@ struct OnesweepSpace {
     std::size_t align_u = 4;
     if (key_bytes > align_u) align_u = key_bytes;
     if (slot > align_u) align_u = slot;
-    std::size_t u = warps * bins * 4;
-    if (tile * key_bytes > u) u = tile * key_bytes;
-    if (tile * slot > u) u = tile * slot;
+    const std::size_t u = tile * (slot > key_bytes ? slot : key_bytes);
     auto round_up = [](std::size_t x, std::size_t a) { return (x + a - 1) / a * a; };
-    // The union, the 64-bit output positions, the scan's warp sums and total, the tile id.
-    const std::size_t end = round_up(round_up(u, align_u), 8) + bins * 8 + (warps + 1) * 4 + 4;
+    // The digit counters, the keys' and values' union, the 64-bit output
+    // positions, the scan's warp sums and total, the tile id.
+    const std::size_t end =
+        round_up(round_up(warps * bins * 4, align_u) + round_up(u, align_u), 8) + bins * 8 + (warps + 1) * 4 + 4;
     return round_up(end, align_u > 8 ? align_u : 8);
   }
   static std::vector<SpaceAxis> axes() {
@@ -99,8 +99,11 @@ struct OnesweepPolicy {
   template <class Bits, class V>
   struct Smem {
     using ValueSlot = std::conditional_t<kHasValues<V>, V, Bits>;
+    // Per-warp digit counts, then rank offsets. Not in the union with the
+    // keys: a key is written to its place as soon as its row is ranked, while
+    // other warps still rank theirs.
+    typename Rank::Counters warp_offset;
     union {
-      typename Rank::Counters warp_offset;  // per-warp digit counts, then rank offsets
       Bits keys[kTile];
       ValueSlot values[kTile];
     } u;
@@ -309,7 +312,7 @@ __device__ __forceinline__ T load_input(const T* p) {
 }
 
 // One tile of one pass: counts, ranks, looks back and scatters it. The
-// block's digit counters (s.u.warp_offset) are zero and every thread knows
+// block's digit counters (s.warp_offset) are zero and every thread knows
 // `tile` (a barrier since). tiles: the pass's tiles in this portion.
 template <class P, bool WrittenThisLaunch, class Bits, class V>
 __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
@@ -343,7 +346,7 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
   // histogram from fire-and-forget shared atomics comes first, so the tile's
   // counts are published before ranking and the successors' look-back
   // overlaps this tile's ranking instead of waiting for it.
-  Rank::count(s.u.warp_offset, digit);
+  Rank::count(s.warp_offset, digit);
   __syncthreads();
 
   // Each thread owns BPT digits: the warp counts of a digit become
@@ -354,7 +357,7 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
     const int b = threadIdx.x * BPT + k;
     unsigned run = 0;
     if (b < Bins) {
-      run = Rank::exclusive_over_warps(s.u.warp_offset, b);
+      run = Rank::exclusive_over_warps(s.warp_offset, b);
       const unsigned c = run - (b == Bins - 1 ? unsigned(Tile - valid) : 0u);
       valid_count[k] = c;
       lookback::store(status + std::size_t(tile) * Bins + b, (tile == 0 ? lookback::kInclusive : lookback::kAggregate) | c);
@@ -362,16 +365,31 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
     bin_count[k] = run;
   }
   unsigned bin_local[BPT];
-  Rank::add_tile_starts(s.u.warp_offset, bin_count, bin_local, s.scan);
+  Rank::add_tile_starts(s.warp_offset, bin_count, bin_local, s.scan);
   __syncthreads();
 
-  unsigned rank[Items];
-  Rank::rank(s.u.warp_offset, digit, rank);
-  __syncthreads();
-  // Reorder in shared memory while predecessors finish publishing.
+  // Reorder in shared memory while predecessors finish publishing. Keys
+  // only: each key goes to its place as soon as its row is ranked, so no
+  // array of ranks is live through the ranking, the kernel's register peak
+  // (u32 keys at 28 keys a thread spilled 64 bytes, now none; 2^28 on an
+  // H200 4-13 % faster at 512 x 16..32 tiles, u64 keys 4-9 % at 16..20:
+  // results/h200/issue15-steps/fused-rank-reorder/). With values the ranks
+  // are needed again for the values, and writing each key at once was 1-7 %
+  // slower there (g84 there); they keep the rank array and the barrier
+  // before the reorder, as measured (g86), though with the counters out of
+  // the union the barrier no longer guards shared memory.
+  unsigned rank[kHasValues<V> ? Items : 1];
+  if constexpr (kHasValues<V>) {
+    Rank::rank(s.warp_offset, digit, rank);
+    __syncthreads();
 #pragma unroll
-  for (int j = 0; j < Items; ++j)
-    if (full || rank[j] < unsigned(valid)) s.u.keys[rank[j]] = key[j];
+    for (int j = 0; j < Items; ++j)
+      if (full || rank[j] < unsigned(valid)) s.u.keys[rank[j]] = key[j];
+  } else {
+    Rank::rank_each(s.warp_offset, digit, [&](int j, unsigned r) {
+      if (full || r < unsigned(valid)) s.u.keys[r] = key[j];
+    });
+  }
 
   // Look-back after ranking, as CUB does: looking back before ranking makes
   // the tile wait for its predecessors with nothing to do (11-16 % slower
@@ -394,16 +412,27 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
   // register with the digit of the key this thread writes at the same step
   // (at most 11 bits): rank, digit and value arrays side by side spilled to
   // local memory, whose traffic went to DRAM (variants/radix/PERFORMANCE.md).
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    const unsigned i = k * T + threadIdx.x;
-    if (full || i < unsigned(valid)) {
+  // The map's kind is fixed for the loop, and a full tile's loop is
+  // straight-line code with no per-key test of the tile's end: otherwise the
+  // compiler recomputed the descending flip in every key's conditional
+  // block, 16 SASS instructions a key instead of 7.
+  map.with_static_kind([&](auto kind) {
+    auto scatter = [&](int k) {
+      const unsigned i = k * T + threadIdx.x;
       const Bits kk = s.u.keys[i];
-      const unsigned d = map.digit(kk, shift, kMask);
+      const unsigned d = map.template digit<decltype(kind)::value>(kk, shift, kMask);
       reinterpret_cast<Bits*>(s.bin_out[d])[i] = kk;
       if constexpr (kHasValues<V>) rank[k] |= d << 16;
+    };
+    if (full) {
+#pragma unroll
+      for (int k = 0; k < Items; ++k) scatter(k);
+    } else {
+#pragma unroll
+      for (int k = 0; k < Items; ++k)
+        if (k * T + threadIdx.x < unsigned(valid)) scatter(k);
     }
-  }
+  });
   if constexpr (kHasValues<V>) {
     // Values are loaded only now, as CUB does: holding them in registers
     // through the ranking would cost the occupancy that hides its latency.
@@ -444,7 +473,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
                 unsigned* status, unsigned* tile_counter) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
-  for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.u.warp_offset[0][0])[i] = 0;
+  for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.warp_offset[0][0])[i] = 0;
   common::chain_wait();
   common::chain_release();
   if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
@@ -588,7 +617,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   for (;;) {
     const unsigned t = ticket - hist_chunks;
     if (t >= tickets) return;
-    for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += T) (&s.u.warp_offset[0][0])[i] = 0;
+    for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += T) (&s.warp_offset[0][0])[i] = 0;
     const int pass = first + int(t / tiles);
     unsigned long long* pass_counts = counts + std::size_t(pass) * counts_stride;
     if (pass != scanned) {

@@ -53,15 +53,38 @@ struct KeyMap {
   // key. The flip covers only digit bits inside the key (the top digit of
   // 11-bit digits on 32-bit keys has 10).
   __device__ __forceinline__ unsigned digit(Bits b, int shift, unsigned mask) const {
-    const unsigned flip = descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u;
-    return (unsigned(ascending(b) >> shift) & mask) ^ flip;
+    return (unsigned(ascending(b) >> shift) & mask) ^ flip(shift, mask);
+  }
+  // The same with the kind fixed at compile time (with_static_kind): a loop
+  // over a tile's keys then carries no per-key choice of map, which the
+  // compiler does not always hoist out of an unrolled loop by itself.
+  template <KeyKind K>
+  __device__ __forceinline__ unsigned digit(Bits b, int shift, unsigned mask) const {
+    return (unsigned(ascending<K>(b) >> shift) & mask) ^ flip(shift, mask);
+  }
+  // f(std::integral_constant<KeyKind, kind>{}): one branch for the caller's
+  // whole loop.
+  template <class F>
+  __device__ __forceinline__ void with_static_kind(F&& f) const {
+    if (kind == KeyKind::signed_int) f(std::integral_constant<KeyKind, KeyKind::signed_int>{});
+    else if (kind == KeyKind::floating) f(std::integral_constant<KeyKind, KeyKind::floating>{});
+    else f(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
   }
 
  private:
+  __device__ __forceinline__ unsigned flip(int shift, unsigned mask) const {
+    return descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u;
+  }
   __device__ __forceinline__ Bits ascending(Bits b) const {
-    if (kind == KeyKind::signed_int) return signed_ordered_bits(b);
-    if (kind == KeyKind::floating) return float_ordered_bits(b);
+    if (kind == KeyKind::signed_int) return ascending<KeyKind::signed_int>(b);
+    if (kind == KeyKind::floating) return ascending<KeyKind::floating>(b);
     return b;
+  }
+  template <KeyKind K>
+  __device__ __forceinline__ static Bits ascending(Bits b) {
+    if constexpr (K == KeyKind::signed_int) return signed_ordered_bits(b);
+    else if constexpr (K == KeyKind::floating) return float_ordered_bits(b);
+    else return b;
   }
 };
 
