@@ -372,12 +372,12 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
   // only: each key goes to its place as soon as its row is ranked, so no
   // array of ranks is live through the ranking, the kernel's register peak
   // (u32 keys at 28 keys a thread spilled 64 bytes, now none; 2^28 on an
-  // H200 4-13 % faster at 512 x 16..32 tiles, u64 keys 4-9 % at 16..20:
+  // H200 3-14 % less time at 512 x 16..32 tiles, u64 keys 2-11 % at 16..20:
   // results/h200/issue15-steps/fused-rank-reorder/). With values the ranks
   // are needed again for the values, and writing each key at once was 1-7 %
-  // slower there (g84 there); they keep the rank array and the barrier
-  // before the reorder, as measured (g86), though with the counters out of
-  // the union the barrier no longer guards shared memory.
+  // slower (sessions g84, g85 there); pairs keep the rank array and the
+  // barrier before the reorder, as measured (g86), though with the counters
+  // out of the union the barrier no longer guards shared memory.
   unsigned rank[kHasValues<V> ? Items : 1];
   if constexpr (kHasValues<V>) {
     Rank::rank(s.warp_offset, digit, rank);
