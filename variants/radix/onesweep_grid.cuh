@@ -11,7 +11,8 @@
 // keys once a keys-only tile holds no ranks through the ranking:
 // results/h200/issue15-steps/fused-rank-reorder/), with ipt32 at three
 // 384-thread blocks per SM, the u32 keys' pick at entropy 0.201 on both GPUs
-// and at uniform on the H200 (shapes-g89/, shapes-g90/ there). Labels
+// and at uniform on the H200 (shapes-g89/ there; the H100's is
+// results/h100-80gb-hbm3/issue15-steps/fused-rank-reorder/shapes-g90/). Labels
 // that results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
 // space, 11-bit digits included (3 passes for 32-bit keys instead of 4, but
 // 8x the per-tile digit work; never the fastest on the H200, at 2^20 or at
