@@ -133,8 +133,8 @@ namespace onesweep_detail {
 
 constexpr int kHistThreads = 512;
 
-// Every pass's digit of one key (ordered bits) counted in shared counters
-// counts[pass * bins + digit].
+// Every pass's digit of one key (PassKeyCode::ranked_bits) counted in shared
+// counters counts[pass * bins + digit].
 template <int RadixBits, class Bits>
 __device__ __forceinline__ void count_digits(unsigned* counts, Bits ordered) {
   constexpr int kBins = 1 << RadixBits;
@@ -156,7 +156,7 @@ __global__ void __launch_bounds__(kHistThreads)
   __syncthreads();
   common::chain_wait();
   common::chain_release();
-  auto count = [&](Bits key) { count_digits<RadixBits>(counts, map.ordered(key)); };
+  auto count = [&](Bits key) { count_digits<RadixBits>(counts, PassKeyCode<Bits>::ranked_bits(map, key)); };
   // 16-byte loads, several in flight per thread: the kernel must stream the
   // keys at memory speed while the shared atomics keep up.
   using Vec = std::conditional_t<sizeof(Bits) == 4, uint4, ulonglong2>;
@@ -314,19 +314,27 @@ __device__ __forceinline__ T load_input(const T* p) {
 // One tile of one pass: counts, ranks, looks back and scatters it. The
 // block's digit counters (s.warp_offset) are zero and every thread knows
 // `tile` (a barrier since). tiles: the pass's tiles in this portion.
-template <class P, bool WrittenThisLaunch, class Bits, class V>
-__device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
-                                          const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
-                                          const V* __restrict__ values_in, V* __restrict__ values_out, unsigned n,
-                                          KeyMap<Bits> map, int shift, const unsigned long long* __restrict__ bin_start,
-                                          unsigned long long* __restrict__ next_start, unsigned* status) {
+// DigitKind: the code's digit map (PassKeyCode::with_digit_kind). Full: the
+// tile is known to hold Tile keys; else the tile tests at run time. Both are
+// fixed for the whole tile (pass_tile chooses): left to run-time choices
+// inside the loops, the compiler kept the choice and the descending flip in
+// each key's code (69 SASS instructions a key in the ranking loop instead of
+// 42 at u32 keys, 384 x 32); a lambda over the ranking alone held the keys in
+// local memory.
+template <class P, bool WrittenThisLaunch, bool Full, KeyKind DigitKind, class Bits, class V>
+__device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
+                                             const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
+                                             const V* __restrict__ values_in, V* __restrict__ values_out,
+                                             unsigned n, PassKeyCode<Bits> code, int shift,
+                                             const unsigned long long* __restrict__ bin_start,
+                                             unsigned long long* __restrict__ next_start, unsigned* status) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, Tile = P::kTile, Bins = P::kBins,
                 BPT = P::kBinsPerThread;
   constexpr unsigned kMask = Bins - 1;
   using Rank = typename P::Rank;
   const unsigned base = tile * Tile;
   const int valid = int(min(unsigned(Tile), n - base));
-  const bool full = valid == Tile;
+  const bool full = Full || valid == Tile;
 
   // Warp-striped: row j of warp w is 32 consecutive keys (coalesced).
   Bits key[Items];
@@ -335,18 +343,22 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
     const int i = Rank::index(j);
     if (full || i < valid) key[j] = load_input<WrittenThisLaunch>(keys_in + base + i);
   }
+  code.encode_loaded(key);
 
+  const auto digit_of = code.template digit<DigitKind>(shift, kMask);
   auto digit = [&](int j) {
     // Keys past the end of a partial tile take the last digit: they rank
     // after every real key of the tile and are never written.
-    return (full || Rank::index(j) < valid) ? map.digit(key[j], shift, kMask) : kMask;
+    return (full || Rank::index(j) < valid) ? digit_of(key[j]) : kMask;
   };
 
   // Early counts (CUB's BlockRadixRankMatchEarlyCounts): a per-warp digit
   // histogram from fire-and-forget shared atomics comes first, so the tile's
   // counts are published before ranking and the successors' look-back
   // overlaps this tile's ranking instead of waiting for it.
-  Rank::count(s.warp_offset, digit);
+  // The counts take the digits in their other form (Digit::flipped_first).
+  Rank::count(s.warp_offset,
+              [&](int j) { return (full || Rank::index(j) < valid) ? digit_of.flipped_first(key[j]) : kMask; });
   __syncthreads();
 
   // Each thread owns BPT digits: the warp counts of a digit become
@@ -412,16 +424,17 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
   // register with the digit of the key this thread writes at the same step
   // (at most 11 bits): rank, digit and value arrays side by side spilled to
   // local memory, whose traffic went to DRAM (variants/radix/PERFORMANCE.md).
-  // The map's kind is fixed for the loop, and a full tile's loop is
+  // The decoding is fixed for the loop, and a full tile's loop is
   // straight-line code with no per-key test of the tile's end: otherwise the
   // compiler recomputed the descending flip in every key's conditional
   // block, 16 SASS instructions a key instead of 7.
-  map.with_static_kind([&](auto kind) {
+  code.with_static_decode([&](auto kind) {
+    constexpr KeyKind K = decltype(kind)::value;
     auto scatter = [&](int k) {
       const unsigned i = k * T + threadIdx.x;
       const Bits kk = s.u.keys[i];
-      const unsigned d = map.template digit<decltype(kind)::value>(kk, shift, kMask);
-      reinterpret_cast<Bits*>(s.bin_out[d])[i] = kk;
+      const unsigned d = digit_of(kk);
+      reinterpret_cast<Bits*>(s.bin_out[d])[i] = code.template decoded<K>(kk);
       if constexpr (kHasValues<V>) rank[k] |= d << 16;
     };
     if (full) {
@@ -465,10 +478,32 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
   }
 }
 
+// A tile of a pass with its digit map and (keys only) its fullness fixed at
+// compile time. Pairs test the tile's end at run time: a full-tile copy of
+// the pairs' tile was 6-10 % slower at 2^28 u32 + u32 on an H200 (sessions
+// g92, g93 in results/h200/issue15-steps/pass-key-code/).
+template <class P, bool WrittenThisLaunch, class Bits, class V>
+__device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
+                                          const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
+                                          const V* __restrict__ values_in, V* __restrict__ values_out, unsigned n,
+                                          PassKeyCode<Bits> code, int shift,
+                                          const unsigned long long* __restrict__ bin_start,
+                                          unsigned long long* __restrict__ next_start, unsigned* status) {
+  auto tile_of = [&](auto full, auto digit_kind) {
+    pass_tile_of<P, WrittenThisLaunch, decltype(full)::value, decltype(digit_kind)::value>(
+        s, tile, tiles, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start, next_start, status);
+  };
+  code.with_digit_kind([&](auto digit_kind) {
+    if constexpr (kHasValues<V>) tile_of(std::false_type{}, digit_kind);
+    else if (n - tile * P::kTile >= unsigned(P::kTile)) tile_of(std::true_type{}, digit_kind);
+    else tile_of(std::false_type{}, digit_kind);
+  });
+}
+
 template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
-                V* __restrict__ values_out, unsigned n, KeyMap<Bits> map, int shift,
+                V* __restrict__ values_out, unsigned n, PassKeyCode<Bits> code, int shift,
                 const unsigned long long* __restrict__ bin_start, unsigned long long* __restrict__ next_start,
                 unsigned* status, unsigned* tile_counter) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -480,7 +515,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   __syncthreads();
   // Tiles are numbered in the order they start, so every tile this one waits
   // for in the look-back is already running: no deadlock.
-  pass_tile<P, false>(s, s.tile, gridDim.x, keys_in, keys_out, values_in, values_out, n, map, shift, bin_start,
+  pass_tile<P, false>(s, s.tile, gridDim.x, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start,
                       next_start, status);
 }
 
@@ -576,7 +611,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
       if (base + j * T < n) key[j] = __ldcg(keys_in + base + j * T);
 #pragma unroll
     for (int j = 0; j < kTopHistItems; ++j)
-      if (base + j * T < n) count_digits<P::kRadixBits>(chunk_counts, map.ordered(key[j]));
+      if (base + j * T < n) count_digits<P::kRadixBits>(chunk_counts, PassKeyCode<Bits>::ranked_bits(map, key[j]));
     ++chunks;
     __syncthreads();
     ticket = sm.ticket[chunks % 2];
@@ -636,7 +671,8 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     __syncthreads();
     const auto k = top_digit_first_io(pass, kPasses, keys_in, keys_out, keys_alt);
     const auto v = top_digit_first_io(pass, kPasses, values_in, values_out, values_alt);
-    pass_tile<P, true>(s, t % tiles, tiles, k.src, k.dst, v.src, v.dst, n, map, pass * P::kRadixBits, sm.start,
+    pass_tile<P, true>(s, t % tiles, tiles, k.src, k.dst, v.src, v.dst, n,
+                       PassKeyCode<Bits>::of_pass(map, pass, first, kPasses - 1), pass * P::kRadixBits, sm.start,
                        pass_counts + P::kBins, status + std::size_t(pass) * tiles * P::kBins);
     __syncthreads();  // the tile is written, and the next one may reuse shared memory
     if (threadIdx.x == 0) {
@@ -806,7 +842,8 @@ class OnesweepInstance final : public Instance {
         cuda_check(
             common::launch_chained(
                 chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s,
-                k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq, map, pass * P::kRadixBits,
+                k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq,
+                PassKeyCode<Bits>::of_pass(map, pass, 0, passes_ - 1), pass * P::kRadixBits,
                 pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
                 status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
                 counters + std::size_t(pass) * portions_ + q),

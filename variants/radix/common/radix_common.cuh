@@ -55,21 +55,6 @@ struct KeyMap {
   __device__ __forceinline__ unsigned digit(Bits b, int shift, unsigned mask) const {
     return (unsigned(ascending(b) >> shift) & mask) ^ flip(shift, mask);
   }
-  // The same with the kind fixed at compile time (with_static_kind): a loop
-  // over a tile's keys then carries no per-key choice of map, which the
-  // compiler does not always hoist out of an unrolled loop by itself.
-  template <KeyKind K>
-  __device__ __forceinline__ unsigned digit(Bits b, int shift, unsigned mask) const {
-    return (unsigned(ascending<K>(b) >> shift) & mask) ^ flip(shift, mask);
-  }
-  // f(std::integral_constant<KeyKind, kind>{}): one branch for the caller's
-  // whole loop.
-  template <class F>
-  __device__ __forceinline__ void with_static_kind(F&& f) const {
-    if (kind == KeyKind::signed_int) f(std::integral_constant<KeyKind, KeyKind::signed_int>{});
-    else if (kind == KeyKind::floating) f(std::integral_constant<KeyKind, KeyKind::floating>{});
-    else f(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
-  }
 
  private:
   __device__ __forceinline__ unsigned flip(int shift, unsigned mask) const {
@@ -92,6 +77,119 @@ template <class Bits>
 KeyMap<Bits> key_map(const Problem& p) {
   return KeyMap<Bits>{key_kind(p.key), p.order == Order::descending};
 }
+
+// Keys between the passes of an LSD sort (the Onesweep passes): the first
+// pass encodes each key it loads into bits whose unsigned order is the key
+// order, the last decodes each key it stores, and every pass between ranks
+// and moves plain unsigned words. KeyMap instead maps a key each time it
+// takes a digit, three times a key a pass, which made f32 keys 18-25 % slower
+// than u32 keys through the same kernel at 2^28 on an H200
+// (results/h200/goals-keys-2e28.json, build 8131df2). With the code, f32 keys
+// take 9-13 % less time, f64 7-10 %, i32 1-2 %, u32 keys up to 1 % more
+// (results/h200/issue15-steps/pass-key-code/).
+// Signed: the sign bit flipped. Floats: a negative x becomes -x (two's
+// complement of its bits) and a positive one x | sign, so -0.0 would meet
+// +0.0 at `sign`; -0.0 takes 0, the one code nothing else takes. The two
+// codes differ only in the top digit (the one holding the sign bit): the last
+// pass takes that digit of 0 as of `sign`, so -0.0 and +0.0 stay equal keys
+// in input order, as KeyMap sorts them.
+template <class Bits>
+struct PassKeyCode {
+  KeyKind encode;  // kind of the keys the pass loads; unsigned_int: already encoded (or unsigned)
+  KeyKind decode;  // kind of the keys the pass stores; unsigned_int: they stay encoded
+  bool descending;
+
+  static constexpr Bits kSign = Bits(Bits(1) << (sizeof(Bits) * 8 - 1));
+  // Pass `pass` of a chain of passes from `first` to `last` over keys of
+  // map's kind and order.
+  __host__ __device__ static PassKeyCode of_pass(KeyMap<Bits> map, int pass, int first, int last) {
+    return {pass == first ? map.kind : KeyKind::unsigned_int, pass == last ? map.kind : KeyKind::unsigned_int,
+            map.descending};
+  }
+  template <KeyKind K>
+  __device__ __forceinline__ static Bits encoded(Bits b) {
+    if constexpr (K == KeyKind::signed_int) return Bits(b ^ kSign);
+    else if constexpr (K == KeyKind::floating)
+      return (b & kSign) ? Bits(Bits(Bits(0) - b) & Bits(~kSign)) : Bits(b | kSign);
+    else return b;
+  }
+  template <KeyKind K>
+  __device__ __forceinline__ static Bits decoded(Bits x) {
+    if constexpr (K == KeyKind::signed_int) return Bits(x ^ kSign);
+    else if constexpr (K == KeyKind::floating)
+      return (x & kSign) ? Bits(x & Bits(~kSign)) : Bits(Bits(Bits(0) - x) | kSign);
+    else return x;
+  }
+  // The bits whose digits the passes rank, for a key as the first pass loads
+  // it: its code, -0.0 taken as +0.0, complemented when descending. The
+  // histogram counts these digits (a negative float's code is not KeyMap's
+  // ordered bits: -x, not ~x).
+  __device__ __forceinline__ static Bits ranked_bits(KeyMap<Bits> map, Bits b) {
+    Bits x = b;
+    with_kind(map.kind, [&](auto kind) {
+      constexpr KeyKind K = decltype(kind)::value;
+      x = encoded<K>(b);
+      if constexpr (K == KeyKind::floating) x = x ? x : kSign;
+    });
+    return map.descending ? Bits(~x) : x;
+  }
+  // The loaded keys of a tile, encoded in place: one branch for the tile.
+  template <int N>
+  __device__ __forceinline__ void encode_loaded(Bits (&key)[N]) const {
+    with_kind(encode, [&](auto kind) {
+#pragma unroll
+      for (int j = 0; j < N; ++j) key[j] = encoded<decltype(kind)::value>(key[j]);
+    });
+  }
+  // The digit at `shift` of an encoded key in a pass that stores keys of
+  // kind K, with the descending complement applied to the digit (see
+  // KeyMap::digit).
+  template <KeyKind K>
+  struct Digit {
+    int shift;
+    unsigned mask, flip;
+    __device__ __forceinline__ unsigned operator()(Bits x) const {
+      if constexpr (K == KeyKind::floating) x = x ? x : kSign;
+      return (unsigned(x >> shift) & mask) ^ flip;
+    }
+    // The same digit computed another way (the flip before the shift), one
+    // instruction more. A loop that takes each key's digit again after a
+    // barrier (the counts, then the ranking) uses one form each: the compiler
+    // then cannot hold every digit in a register from the first loop to the
+    // second, which spilled.
+    __device__ __forceinline__ unsigned flipped_first(Bits x) const {
+      const unsigned d = unsigned((x ^ Bits(Bits(flip) << shift)) >> shift) & mask;
+      if constexpr (K == KeyKind::floating) return x ? d : d ^ (unsigned(kSign >> shift) & mask);
+      else return d;
+    }
+  };
+  template <KeyKind K>
+  __device__ __forceinline__ Digit<K> digit(int shift, unsigned mask) const {
+    return {shift, mask, descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u};
+  }
+  // f(std::integral_constant<KeyKind, K>{}) for the digit<K> of this pass:
+  // floating in a float's last pass, else unsigned_int.
+  template <class F>
+  __device__ __forceinline__ void with_digit_kind(F&& f) const {
+    if (decode == KeyKind::floating) f(std::integral_constant<KeyKind, KeyKind::floating>{});
+    else f(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
+  }
+  // f(std::integral_constant<KeyKind, decode>{}): one branch for a loop that
+  // takes digits and stores keys (digit<K>, decoded<K>).
+  template <class F>
+  __device__ __forceinline__ void with_static_decode(F&& f) const {
+    with_kind(decode, f);
+  }
+
+ private:
+  template <class F>
+  __device__ __forceinline__ static void with_kind(KeyKind k, F&& f) {
+    if (k == KeyKind::signed_int) f(std::integral_constant<KeyKind, KeyKind::signed_int>{});
+    else if (k == KeyKind::floating) f(std::integral_constant<KeyKind, KeyKind::floating>{});
+    else f(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
+  }
+};
+
 
 // Passes of an LSD radix sort of Bits keys in base 2^radix_bits.
 template <class Bits>
