@@ -101,10 +101,17 @@ __global__ void __launch_bounds__(P::kBlockThreads)
   keys += begin;
   if constexpr (kHasValues<V>) values += begin;
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
-  for (int i = threadIdx.x; i < valid; i += T) {
-    s.keys[i] = keys[i];
-    if constexpr (kHasValues<V>) s.values[i] = values[i];
-  }
+  // The bucket is sorted on the codes the passes rank (PassKeyCode): the top
+  // digit's pass split the keys by the top digit of their code, which for a
+  // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
+  // decoded as stored (the code's kind on both ends).
+  const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
+  code.with_static_decode([&](auto kind) {
+    for (int i = threadIdx.x; i < valid; i += T) {
+      s.keys[i] = code.template encoded<decltype(kind)::value>(keys[i]);
+      if constexpr (kHasValues<V>) s.values[i] = values[i];
+    }
+  });
   __syncthreads();
 #pragma unroll kUnroll
   for (int pass = 0; pass < kPasses; ++pass) {
@@ -119,7 +126,9 @@ __global__ void __launch_bounds__(P::kBlockThreads)
         if constexpr (kHasValues<V>) value[j] = s.values[i];
       }
     }
-    auto digit = [&](int j) { return Rank::index(j) < valid ? map.digit(key[j], shift, kMask) : kMask; };
+    // The top digit is not among these, so -0.0's code needs no fix here.
+    const auto digit_of = code.template digit<KeyKind::unsigned_int>(shift, kMask);
+    auto digit = [&](int j) { return Rank::index(j) < valid ? digit_of(key[j]) : kMask; };
     unsigned bin_count[BPT], bin_local[BPT], rank[Items];
     Rank::rank_tile(s.rank, s.scan, digit, rank, bin_count, bin_local);
 #pragma unroll
@@ -130,10 +139,12 @@ __global__ void __launch_bounds__(P::kBlockThreads)
       }
     __syncthreads();
   }
-  for (int i = threadIdx.x; i < valid; i += T) {
-    keys[i] = s.keys[i];
-    if constexpr (kHasValues<V>) values[i] = s.values[i];
-  }
+  code.with_static_decode([&](auto kind) {
+    for (int i = threadIdx.x; i < valid; i += T) {
+      keys[i] = code.template decoded<decltype(kind)::value>(s.keys[i]);
+      if constexpr (kHasValues<V>) values[i] = s.values[i];
+    }
+  });
 }
 
 template <class P, class Bits>
