@@ -175,7 +175,7 @@ struct PassKeyCode {
     else f(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
   }
   // f(std::integral_constant<KeyKind, decode>{}): one branch for a loop that
-  // takes digits and stores keys (digit<K>, decoded<K>).
+  // stores keys (decoded<K>).
   template <class F>
   __device__ __forceinline__ void with_static_decode(F&& f) const {
     with_kind(decode, f);
