@@ -136,11 +136,11 @@ constexpr int kHistThreads = 512;
 // Every pass's digit of one key (PassKeyCode::ranked_bits) counted in shared
 // counters counts[pass * bins + digit].
 template <int RadixBits, class Bits>
-__device__ __forceinline__ void count_digits(unsigned* counts, Bits ordered) {
+__device__ __forceinline__ void count_digits(unsigned* counts, Bits ranked) {
   constexpr int kBins = 1 << RadixBits;
   constexpr int kPasses = radix_passes<Bits>(RadixBits);
 #pragma unroll
-  for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * kBins + unsigned(ordered >> (p * RadixBits)) % kBins], 1u);
+  for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * kBins + unsigned(ranked >> (p * RadixBits)) % kBins], 1u);
 }
 
 // Counts of pass p's digits go to hist[p * pass_stride + digit]; 64-bit, as
