@@ -388,8 +388,9 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
   // results/h200/issue15-steps/fused-rank-reorder/). With values the ranks
   // are needed again for the values, and writing each key at once was 1-7 %
   // slower (sessions g84, g85 there); pairs keep the rank array and the
-  // barrier before the reorder, as measured (g86), though with the counters
-  // out of the union the barrier no longer guards shared memory.
+  // barrier before the reorder. With the counters out of the union the
+  // barrier no longer guards shared memory, but removing it was no faster
+  // (0.997-1.011x the time, results/h200/issue15-steps/pairs-barrier/).
   unsigned rank[kHasValues<V> ? Items : 1];
   if constexpr (kHasValues<V>) {
     Rank::rank(s.warp_offset, digit, rank);
