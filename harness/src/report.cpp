@@ -115,6 +115,7 @@ json result_to_json(const PointResult& r) {
   j["bytes_per_key"] = r.bytes_per_key;
   if (!r.gpus.empty()) j["gpus"] = r.gpus;
   if (!r.part_sizes.empty()) j["part_sizes"] = r.part_sizes;
+  if (!r.local_sort.empty()) j["local_sort"] = r.local_sort;
   if (r.status == Status::ok && r.gpus.size() > 1) {
     json phases = json::array();
     for (const auto& [name, ms] : r.phases_ms) phases.push_back({{"phase", name}, {"ms", ms}});
@@ -203,6 +204,7 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
     const JsonAt ps = j["part_sizes"];
     for (std::size_t i = 0; i < ps.size(); ++i) r.part_sizes.push_back(ps[i].unsigned_integer());
   }
+  if (j.has("local_sort")) r.local_sort = j["local_sort"].string();
   if (j.has("phases_ms")) {
     const JsonAt ph = j["phases_ms"];
     for (std::size_t i = 0; i < ph.size(); ++i) r.phases_ms.emplace_back(ph[i]["phase"].string(), ph[i]["ms"].non_negative());

@@ -33,5 +33,6 @@ for r in dist:
     if r["value"] != "none": assert r["validation"]["stability_checked"] and r["validation"]["stable"], key(r)
     assert r["part_sizes"] == ones[key(r)]["part_sizes"], (key(r), r["part_sizes"], ones[key(r)]["part_sizes"])
     assert r["scaling"]["one_gpu_baseline"] == "cub.radix_sort.off64", key(r)
+    assert r["local_sort"].startswith("radix.") and r["local_sort"] == ones[key(r)]["local_sort"], key(r)
 print(len(dist), "distributed points with one process per GPU, all valid and as balanced as in one process")
 PY

@@ -265,6 +265,7 @@ TEST(Report, DistributedFieldsRoundTripAndTellPlacementsApart) {
   one.gpus = {0, 1};
   one.part_sizes = {500, 524};
   one.phases_ms = {{"local_sort", 1.5}, {"exchange", 1.0}};
+  one.local_sort = "radix.onesweep.rb8.ipt32.tpb384.mb3";
   one.exchange_gb_per_s = 350;
   one.link_alltoall_gb_per_s = 400;
   PointResult other = one;
@@ -281,6 +282,8 @@ TEST(Report, DistributedFieldsRoundTripAndTellPlacementsApart) {
   EXPECT_EQ(back.results[0].part_sizes, (std::vector<std::size_t>{500, 524}));
   ASSERT_EQ(back.results[0].phases_ms.size(), 2u);
   EXPECT_EQ(back.results[0].phases_ms[0].first, "local_sort");
+  EXPECT_EQ(back.results[0].local_sort, "radix.onesweep.rb8.ipt32.tpb384.mb3");
+  EXPECT_FALSE(j["results"][2].contains("local_sort"));  // a single-GPU point has none
   EXPECT_TRUE(back.results[0].has_scaling);
   EXPECT_DOUBLE_EQ(back.results[0].scaling.speedup, 2.0);
   EXPECT_EQ(back.results[2].placement_key(), "");

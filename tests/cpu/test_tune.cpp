@@ -530,6 +530,27 @@ TEST(TuneBest, DispatchReadsBestJsonForThisGpuOnly) {
   EXPECT_EQ(detail::tuned_label(path + ".missing", "h100-80gb-hbm3", KeyType::u32, ValueType::none, 1 << 24), "");
 }
 
+// A library pick still names the best point of ours ("ours"), which a sort
+// built from ours (the distributed family's local sort) takes; a version 1
+// entry has no "ours" and is ours itself.
+TEST(TuneBest, OursLabelBesideALibraryPick) {
+  const std::string path = temp_path("best-ours.json");
+  const json library = {{"key", "u32"},       {"value", "u32"},           {"order", "ascending"},
+                        {"n_min", 1 << 20},   {"n_max", 1 << 28},         {"variant", "cub.radix_sort.off32"},
+                        {"library", true},    {"ours", "radix.x.rb8.ipt19"}, {"score", 1.0}};
+  const json v1 = {{"key", "u32"},     {"value", "none"},       {"order", "ascending"}, {"n_min", 1 << 20},
+                   {"n_max", 1 << 28}, {"variant", "radix.x.rb8"}, {"score", 1.2}};
+  std::ofstream(path, std::ios::trunc) << json{{"gpu_model", "h200"}, {"entries", json::array({library, v1})}}.dump();
+  EXPECT_EQ(detail::tuned_label(path, "h200", KeyType::u32, ValueType::u32, 1 << 24), "cub.radix_sort.off32");
+  EXPECT_EQ(detail::tuned_ours_label(path, "h200", KeyType::u32, ValueType::u32, 1 << 24), "radix.x.rb8.ipt19");
+  // Past the tuned sizes: the nearest range's pick (a shard of 2^31 keys).
+  EXPECT_EQ(detail::tuned_ours_label(path, "h200", KeyType::u32, ValueType::u32, std::size_t(1) << 31),
+            "radix.x.rb8.ipt19");
+  EXPECT_EQ(detail::tuned_ours_label(path, "h200", KeyType::u32, ValueType::none, 1 << 24), "radix.x.rb8");
+  EXPECT_EQ(detail::tuned_ours_label(path, "h100-80gb-hbm3", KeyType::u32, ValueType::u32, 1 << 24), "");
+  EXPECT_EQ(detail::tuned_ours_label(path, "h200", KeyType::u64, ValueType::u32, 1 << 24), "");
+}
+
 // `sortbench run best:FAMILY` reads best.json strictly: no file or another GPU
 // is the default point; a file of another kind or with a mistyped entry is
 // refused naming the file and JSON path. Every committed best.json reads.

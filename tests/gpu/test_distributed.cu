@@ -4,6 +4,9 @@
 // permutation, stable). Sizes straddle the partition tiles and the sampling
 // intervals; distributions include all-equal keys and inputs whose keys all
 // belong to one GPU's range. Skipped with the reason on a machine with one GPU.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "gpu_test_util.hpp"
@@ -115,6 +118,44 @@ TEST(DistributedRunner, TooFewGpusIsAReasonNotAnError) {
     EXPECT_EQ(r.status, Status::skipped) << label;
     EXPECT_NE(r.reason.find("this machine has"), std::string::npos) << r.reason;
   }
+}
+
+// Each GPU sorts with the radix point its best.json names for the shard (the
+// range's "ours", also where a library call won it), else the family's
+// default point; the result records which, and stays valid.
+TEST(DistributedRunner, LocalSortIsThisGpusTunedRadixPoint) {
+  SORTBENCH_REQUIRE_TWO_GPUS();
+  const Registry& reg = Registry::instance();
+  const VariantInfo* fallback = reg.family_default("radix");
+  ASSERT_NE(fallback, nullptr);
+  std::string tuned;  // a registered Onesweep point that is not the default
+  for (const auto& v : reg.all())
+    if (tuned.empty() && v.label.rfind("radix.onesweep.", 0) == 0 && v.label != fallback->label) tuned = v.label;
+  ASSERT_FALSE(tuned.empty());
+  cudaDeviceProp prop{};
+  cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  const std::string path = (std::filesystem::temp_directory_path() / "sortbench_test_best_distributed.json").string();
+  std::ofstream(path, std::ios::trunc) << R"({"schema": "sortbench-best", "schema_version": 2, "gpu_model": ")"
+                                       << device_model_slug(prop.name) << R"(", "entries": [
+    {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1, "n_max": 1048576, "variant": "cub.radix_sort.off32", "library": true, "ours": ")"
+                                       << tuned << R"(", "score": 1}]})";
+  const char* before = std::getenv("SORTBENCH_BEST_JSON");
+  const std::string saved = before ? before : "";
+  setenv("SORTBENCH_BEST_JSON", path.c_str(), 1);
+  DistributedRunner runner(one_sample(), {0, 1});
+  const VariantInfo* v = reg.find(distributed_labels().front());
+  ASSERT_NE(v, nullptr);
+  for (ValueType val : {ValueType::u32, ValueType::none}) {  // tuned; no entry for keys only
+    Workload w{KeyType::u32, val, Order::ascending, (std::size_t(1) << 18) + 5, *parse_distribution("uniform", nullptr),
+               5, {0, 1}};
+    ASSERT_TRUE(runner.prepare(w).empty());
+    const PointResult r = runner.measure(*v);
+    ASSERT_EQ(r.status, Status::ok) << r.reason;
+    EXPECT_TRUE(r.validation.ok()) << r.validation.message;
+    EXPECT_EQ(r.local_sort, val == ValueType::u32 ? tuned : fallback->label) << to_string(val);
+  }
+  if (before) setenv("SORTBENCH_BEST_JSON", saved.c_str(), 1);
+  else unsetenv("SORTBENCH_BEST_JSON");
 }
 
 TEST(DistributedRunner, LinkMeasurementOnTwoGpus) {

@@ -1,5 +1,5 @@
 // Building blocks of the distributed family (issue 16): the local radix sort
-// (the radix family's default point, through the registry), NCCL exchanges,
+// (this GPU's tuned radix point, through the registry), NCCL exchanges,
 // per-phase events, and a stable class partition. Collectives are NCCL's;
 // nothing here reimplements one.
 #pragma once
@@ -21,20 +21,45 @@
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/zip_iterator.h>
 
+#include "sortbench/device.hpp"
 #include "sortbench/device/key_traits.cuh"
 #include "sortbench/distributed.hpp"
 #include "sortbench/nccl.hpp"
+#include "sortbench/sort.hpp"
 #include "sortbench/traffic.hpp"
 #include "radix/common/radix_common.cuh"
 
 namespace sortbench::distributed {
+
+// What each GPU sorts its keys with: the radix point of ours that the current
+// GPU's best.json picks for a shard's types and size (sortbench::sort's
+// tuning; its "ours" where a library call won the range, and the nearest
+// range past the tuned sizes), else the radix family's default point. Null
+// where neither is in this build.
+inline const VariantInfo* local_sort_variant(const Problem& p) {
+  const Registry& reg = Registry::instance();
+  Problem one = p;
+  one.gpus = 1;
+  one.n = shard_size(p.n, std::max(1, p.gpus), 0);
+  int dev = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
+    const std::string model = device_model_slug(prop.name);
+    const std::string label = detail::tuned_ours_label(detail::best_json_path("", model), model, p.key, p.value, one.n);
+    const VariantInfo* v = label.empty() ? nullptr : reg.find(label);
+    if (v && v->family == "radix" && !v->host && !v->in_place && !v->distributed() && v->skip_reason(one).empty())
+      return v;
+  }
+  cudaGetLastError();  // no GPU here (a dry run plans without one): the default point
+  return reg.family_default("radix");
+}
 
 // Why the family cannot run here (NCCL missing, no local radix sort for the
 // problem); empty when it can.
 inline std::string unavailable(const Problem& p) {
   std::string why;
   if (!nccl::available(&why)) return why;
-  const VariantInfo* local = Registry::instance().family_default("radix");
+  const VariantInfo* local = local_sort_variant(p);
   if (!local) return "no radix family default point in this build (the local sort)";
   Problem one = p;
   one.gpus = 1;
@@ -49,13 +74,14 @@ inline double key_value_bytes(const Problem& p) { return double(key_bytes(p.key)
 using Layout = radix::TempLayout;  // offsets into one temp allocation, 256-byte aligned
 
 
-// The radix family's default point sorting `n` keys on one GPU, one instance
-// per size (the sizes of a run repeat in every sample).
+// local_sort_variant(p) sorting `n` keys on one GPU, one instance per size
+// (the sizes of a run repeat in every sample). Chosen once for the problem, so
+// every GPU of a process and every size sorts with the same point.
 class LocalSort {
  public:
   explicit LocalSort(const Problem& p) : base_(p) {
     base_.gpus = 1;
-    v_ = Registry::instance().family_default("radix");
+    v_ = local_sort_variant(p);
     if (!v_) throw std::runtime_error("no radix family default point (the local sort)");
   }
   std::size_t temp_bytes(std::size_t n) { return n ? instance(n).temp_bytes(Buffers{}, nullptr) : 0; }
@@ -141,6 +167,7 @@ class TypedDistributedSort : public DistributedInstance {
   std::vector<Part> parts() const override { return parts_; }
   std::vector<std::pair<std::string, double>> phases() const override { return clock_.read(); }
   std::vector<std::size_t> bytes_sent() const override { return sent_; }
+  std::string local_sort() const override { return static_cast<const Derived*>(this)->local_.label(); }
 
  protected:
   void dispatch(const Team& team, const std::vector<Shard>& shards) {

@@ -85,6 +85,9 @@ class DistributedInstance {
   virtual std::vector<std::pair<std::string, double>> phases() const { return {}; }
   // The last run's bytes each local member sent to other GPUs (keys and values).
   virtual std::vector<std::size_t> bytes_sent() const { return {}; }
+  // The label of the single-GPU variant that sorts on each GPU, where the
+  // design has one (it is chosen per GPU model, so the report records it).
+  virtual std::string local_sort() const { return {}; }
 };
 
 }  // namespace sortbench

@@ -105,6 +105,7 @@ struct PointResult {
   // against one GPU (compute_speedups).
   std::vector<std::size_t> part_sizes;
   std::vector<std::pair<std::string, double>> phases_ms;
+  std::string local_sort;  // DistributedInstance::local_sort(); empty where the design has none
   bool has_scaling = false;
   Scaling scaling;
   // The exchange against the link: the bytes the busiest GPU sent to others

@@ -48,6 +48,11 @@ std::string best_json_path(const std::string& explicit_path, const std::string& 
 // another GPU model, or has no entry for this key and value type.
 std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
                         std::size_t n);
+// The best point of ours for that entry ("ours"), even where a library call
+// won it: what a sort built from ours (the distributed family's local sort)
+// runs. Empty where tuned_label is.
+std::string tuned_ours_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
+                             std::size_t n);
 }  // namespace detail
 
 }  // namespace sortbench

@@ -508,6 +508,7 @@ PointResult DistributedRunner::measure(const VariantInfo& v) {
     for (const auto& [name, ms] : r.phases_ms)
       if (name == "exchange" && ms > 0) r.exchange_gb_per_s = double(sent) / (ms * 1e-3) / 1e9;
     r.link_alltoall_gb_per_s = s.link.alltoall_gb_per_s;
+    r.local_sort = inst->local_sort();
     const double sec = r.time_ms.median * 1e-3;
     if (sec > 0) {
       r.gkeys_per_s = double(p.n) / sec / 1e9;

@@ -21,8 +21,12 @@ std::string best_json_path(const std::string& explicit_path, const std::string& 
   return std::string(dir && *dir ? dir : "results") + "/" + gpu_model + "/best.json";
 }
 
-std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                        std::size_t n) {
+namespace {
+
+// best.json's entry at `path` for this problem; not found when the file is
+// missing, unreadable or for another GPU model.
+tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
+                              std::size_t n) {
   // Parsed once per version of the file: a file rewritten in place (a new
   // tune, a test writing another entry) is read again.
   struct Parsed {
@@ -50,7 +54,19 @@ std::string tuned_label(const std::string& path, const std::string& gpu_model, K
   }
   const nlohmann::json& best = it->second.doc;
   if (!best.is_object() || best.value("gpu_model", "") != gpu_model) return {};
-  return tune::select_best(best, key, value, Order::ascending, n).variant;
+  return tune::select_best(best, key, value, Order::ascending, n);
+}
+
+}  // namespace
+
+std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
+                        std::size_t n) {
+  return tuned_choice(path, gpu_model, key, value, n).variant;
+}
+
+std::string tuned_ours_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
+                             std::size_t n) {
+  return tuned_choice(path, gpu_model, key, value, n).ours;
 }
 
 }  // namespace sortbench::detail
