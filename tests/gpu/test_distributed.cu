@@ -166,6 +166,9 @@ TEST(DistributedRunner, LinkMeasurementOnTwoGpus) {
   EXPECT_TRUE(l.error.empty()) << l.error;
   EXPECT_GT(l.alltoall_gb_per_s, 0);
   EXPECT_GT(l.peer_copy_gb_per_s, 0);
+  // A peer copy staged through the host (before peer access) ran at a tenth
+  // of NCCL's rate on NV18; a direct one is faster than NCCL's.
+  if (l.peer_access) EXPECT_GT(l.peer_copy_gb_per_s, 0.5 * l.alltoall_gb_per_s);
 }
 
 }  // namespace
