@@ -1,7 +1,7 @@
 // Radix partitioning across GPUs, after RMG sort (Ilic, Tolovski, Rabl,
 // BTW 2023): the most significant digits decide which GPU a key goes to, the
 // keys move in one NCCL all-to-all, and each GPU then sorts what it received
-// with the radix family's default point. One pass over the data before the
+// with its tuned radix point (LocalSort). One pass over the data before the
 // exchange instead of a whole local sort (sample sort), at the price of a
 // full sort after it.
 //

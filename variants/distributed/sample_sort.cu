@@ -1,5 +1,5 @@
 // Sample sort across GPUs, PMPP 13.8 (seed 000) with one GPU per bucket:
-// each GPU sorts its shard with the radix family's default point, draws
+// each GPU sorts its shard with its tuned radix point (LocalSort), draws
 // regular samples from it (oversampling), the samples are all-gathered
 // (NCCL) and g - 1 splitters picked, each GPU cuts its sorted shard at the
 // splitters (binary search), the pieces go to their GPUs in one NCCL
