@@ -104,9 +104,9 @@ __global__ void __launch_bounds__(P::kBlockThreads)
   // The bucket is sorted on the codes the passes rank (PassKeyCode): the top
   // digit's pass split the keys by the top digit of their code, which for a
   // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
-  // decoded as stored (the code's kind on both ends).
+  // decoded as stored.
   const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
-  code.with_static_decode([&](auto kind) {
+  code.with_static_encode([&](auto kind) {
     for (int i = threadIdx.x; i < valid; i += T) {
       s.keys[i] = code.template encoded<decltype(kind)::value>(keys[i]);
       if constexpr (kHasValues<V>) s.values[i] = values[i];

@@ -4,8 +4,8 @@
 // 8-items-per-thread point for 2^20-key inputs (the wide tune's pick there for
 // u32 and u64 keys on the H100, results/h100-80gb-hbm3/best-onesweep-wide.json), the CUB-like
 // shape with three 384-thread blocks per SM (56 registers), one point with
-// the older 16-wide look-back window for comparison, and the one-block-per-SM
-// tile shape of anchors.md (512 x 15), and the 512-thread, two-blocks-per-SM
+// the older 16-wide look-back window for comparison, the tile of anchors.md's
+// GPUSorting OneSweep (512 x 15) at two blocks per SM, and the 512-thread, two-blocks-per-SM
 // picks of H200 shape sweeps at 2^28 (ipt19 for u32 pairs:
 // results/h200/issue15-steps/shapes/; ipt32 for u32 keys and ipt18 for u64
 // keys once a keys-only tile holds no ranks through the ranking:

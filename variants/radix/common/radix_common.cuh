@@ -37,6 +37,14 @@ inline KeyKind key_kind(KeyType k) {
   }
 }
 
+// The descending complement of the digit at `shift`: the digit's bits of ~0,
+// only those inside the key (the top digit of 11-bit digits on 32-bit keys
+// has 10).
+template <class Bits>
+__device__ __forceinline__ unsigned descending_digit_flip(bool descending, int shift, unsigned mask) {
+  return descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u;
+}
+
 template <class Bits>
 struct KeyMap {
   KeyKind kind;
@@ -50,16 +58,12 @@ struct KeyMap {
   // unsigned(ordered(b) >> shift) & mask, with the descending complement
   // applied to the digit rather than the key: one three-input logic op
   // (mask, flip) after the shift instead of a complement and a select per
-  // key. The flip covers only digit bits inside the key (the top digit of
-  // 11-bit digits on 32-bit keys has 10).
+  // key.
   __device__ __forceinline__ unsigned digit(Bits b, int shift, unsigned mask) const {
-    return (unsigned(ascending(b) >> shift) & mask) ^ flip(shift, mask);
+    return (unsigned(ascending(b) >> shift) & mask) ^ descending_digit_flip<Bits>(descending, shift, mask);
   }
 
  private:
-  __device__ __forceinline__ unsigned flip(int shift, unsigned mask) const {
-    return descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u;
-  }
   __device__ __forceinline__ Bits ascending(Bits b) const {
     if (kind == KeyKind::signed_int) return ascending<KeyKind::signed_int>(b);
     if (kind == KeyKind::floating) return ascending<KeyKind::floating>(b);
@@ -99,7 +103,7 @@ struct PassKeyCode {
   KeyKind decode;  // kind of the keys the pass stores; unsigned_int: they stay encoded
   bool descending;
 
-  static constexpr Bits kSign = Bits(Bits(1) << (sizeof(Bits) * 8 - 1));
+  static constexpr Bits kSign = sign_bit<Bits>();
   // Pass `pass` of a chain of passes from `first` to `last` over keys of
   // map's kind and order.
   __host__ __device__ static PassKeyCode of_pass(KeyMap<Bits> map, int pass, int first, int last) {
@@ -120,6 +124,9 @@ struct PassKeyCode {
       return (x & kSign) ? Bits(x & Bits(~kSign)) : Bits(Bits(Bits(0) - x) | kSign);
     else return x;
   }
+  // A float's code with -0.0's (0) read as +0.0's (`sign`): equal keys rank
+  // as one.
+  __device__ __forceinline__ static Bits zero_as_positive(Bits x) { return x ? x : kSign; }
   // The bits whose digits the passes rank, for a key as the first pass loads
   // it: its code, -0.0 taken as +0.0, complemented when descending. The
   // histogram counts these digits (a negative float's code is not KeyMap's
@@ -129,14 +136,14 @@ struct PassKeyCode {
     with_kind(map.kind, [&](auto kind) {
       constexpr KeyKind K = decltype(kind)::value;
       x = encoded<K>(b);
-      if constexpr (K == KeyKind::floating) x = x ? x : kSign;
+      if constexpr (K == KeyKind::floating) x = zero_as_positive(x);
     });
     return map.descending ? Bits(~x) : x;
   }
   // The loaded keys of a tile, encoded in place: one branch for the tile.
   template <int N>
   __device__ __forceinline__ void encode_loaded(Bits (&key)[N]) const {
-    with_kind(encode, [&](auto kind) {
+    with_static_encode([&](auto kind) {
 #pragma unroll
       for (int j = 0; j < N; ++j) key[j] = encoded<decltype(kind)::value>(key[j]);
     });
@@ -149,7 +156,7 @@ struct PassKeyCode {
     int shift;
     unsigned mask, flip;
     __device__ __forceinline__ unsigned operator()(Bits x) const {
-      if constexpr (K == KeyKind::floating) x = x ? x : kSign;
+      if constexpr (K == KeyKind::floating) x = zero_as_positive(x);
       return (unsigned(x >> shift) & mask) ^ flip;
     }
     // The same digit computed another way (the flip before the shift), one
@@ -165,7 +172,7 @@ struct PassKeyCode {
   };
   template <KeyKind K>
   __device__ __forceinline__ Digit<K> digit(int shift, unsigned mask) const {
-    return {shift, mask, descending ? unsigned(Bits(~Bits(0)) >> shift) & mask : 0u};
+    return {shift, mask, descending_digit_flip<Bits>(descending, shift, mask)};
   }
   // f(std::integral_constant<KeyKind, K>{}) for the digit<K> of this pass:
   // floating in a float's last pass, else unsigned_int.
@@ -173,6 +180,12 @@ struct PassKeyCode {
   __device__ __forceinline__ void with_digit_kind(F&& f) const {
     if (decode == KeyKind::floating) f(std::integral_constant<KeyKind, KeyKind::floating>{});
     else f(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
+  }
+  // f(std::integral_constant<KeyKind, encode>{}): one branch for a loop that
+  // loads keys (encoded<K>).
+  template <class F>
+  __device__ __forceinline__ void with_static_encode(F&& f) const {
+    with_kind(encode, f);
   }
   // f(std::integral_constant<KeyKind, decode>{}): one branch for a loop that
   // stores keys (decoded<K>).

@@ -41,7 +41,7 @@ SORTBENCH_HD U bit_copy(T v) {
 // The order-preserving maps on raw bits, one definition for every width:
 // KeyTraits below and the radix kernels' run-time key map both use them.
 template <class Bits>
-SORTBENCH_HD Bits sign_bit() {
+SORTBENCH_HD constexpr Bits sign_bit() {
   return Bits(Bits(1) << (sizeof(Bits) * 8 - 1));
 }
 template <class Bits>
