@@ -139,8 +139,17 @@ TEST(DistributedRunner, LocalSortIsThisGpusTunedRadixPoint) {
                                        << device_model_slug(prop.name) << R"(", "entries": [
     {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1, "n_max": 1048576, "variant": "cub.radix_sort.off32", "library": true, "ours": ")"
                                        << tuned << R"(", "score": 1}]})";
-  const char* before = std::getenv("SORTBENCH_BEST_JSON");
-  const std::string saved = before ? before : "";
+  // Restored however the test ends: later tests read best.json by the default rules.
+  struct EnvRestore {
+    const char* name;
+    bool had;
+    std::string value;
+    explicit EnvRestore(const char* n) : name(n), had(std::getenv(n) != nullptr), value(had ? std::getenv(n) : "") {}
+    ~EnvRestore() {
+      if (had) setenv(name, value.c_str(), 1);
+      else unsetenv(name);
+    }
+  } restore("SORTBENCH_BEST_JSON");
   setenv("SORTBENCH_BEST_JSON", path.c_str(), 1);
   DistributedRunner runner(one_sample(), {0, 1});
   const VariantInfo* v = reg.find(distributed_labels().front());
@@ -154,8 +163,6 @@ TEST(DistributedRunner, LocalSortIsThisGpusTunedRadixPoint) {
     EXPECT_TRUE(r.validation.ok()) << r.validation.message;
     EXPECT_EQ(r.local_sort, val == ValueType::u32 ? tuned : fallback->label) << to_string(val);
   }
-  if (before) setenv("SORTBENCH_BEST_JSON", saved.c_str(), 1);
-  else unsetenv("SORTBENCH_BEST_JSON");
 }
 
 TEST(DistributedRunner, LinkMeasurementOnTwoGpus) {

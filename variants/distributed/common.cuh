@@ -49,8 +49,9 @@ inline const VariantInfo* local_sort_variant(const Problem& p) {
     const VariantInfo* v = label.empty() ? nullptr : reg.find(label);
     if (v && v->family == "radix" && !v->host && !v->in_place && !v->distributed() && v->skip_reason(one).empty())
       return v;
+  } else {
+    cudaGetLastError();  // no GPU here (a dry run plans without one): the default point
   }
-  cudaGetLastError();  // no GPU here (a dry run plans without one): the default point
   return reg.family_default("radix");
 }
 
