@@ -7,37 +7,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 
+#include "scoped_env.hpp"
 #include "sortbench/nccl.hpp"
 
 namespace nccl = sortbench::nccl;
-
-namespace {
-
-// Sets an environment variable for one test and puts the old value back.
-struct NcclScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  NcclScopedEnv(const std::string& n, const char* value) : name(n) {
-    if (const char* v = std::getenv(n.c_str())) old = v;
-    if (value)
-      ::setenv(n.c_str(), value, 1);
-    else
-      ::unsetenv(n.c_str());
-  }
-  ~NcclScopedEnv() {
-    if (old)
-      ::setenv(name.c_str(), old->c_str(), 1);
-    else
-      ::unsetenv(name.c_str());
-  }
-};
-
-}  // namespace
+using sortbench::test::ScopedEnv;
 
 TEST(Nccl, DisableMulticastOverwrites) {
-  NcclScopedEnv env("NCCL_NVLS_ENABLE", "1");
+  ScopedEnv env("NCCL_NVLS_ENABLE", "1");
   nccl::disable_multicast();
   ASSERT_NE(std::getenv("NCCL_NVLS_ENABLE"), nullptr);
   EXPECT_STREQ(std::getenv("NCCL_NVLS_ENABLE"), "0");
@@ -62,7 +40,7 @@ TEST(Nccl, BuiltWithoutNcclSaysWhy) {
 
 TEST(Nccl, PlacesInTheHeadersOrder) {
   {
-    NcclScopedEnv env("SORTBENCH_NCCL_LIBRARY", "/opt/x/libnccl.so.2");
+    ScopedEnv env("SORTBENCH_NCCL_LIBRARY", "/opt/x/libnccl.so.2");
     const auto p = nccl::detail::places();
     ASSERT_EQ(p.size(), 4u);
     EXPECT_EQ(p[0].where, "$SORTBENCH_NCCL_LIBRARY");
@@ -71,7 +49,7 @@ TEST(Nccl, PlacesInTheHeadersOrder) {
     EXPECT_NE(p[2].where.find("python3"), std::string::npos);
     EXPECT_EQ(p[3].where, "build-tools/nccl");
   }
-  NcclScopedEnv env("SORTBENCH_NCCL_LIBRARY", nullptr);
+  ScopedEnv env("SORTBENCH_NCCL_LIBRARY", nullptr);
   const auto p = nccl::detail::places();
   ASSERT_EQ(p.size(), 4u);
   EXPECT_EQ(p[0].path, "");
@@ -89,7 +67,7 @@ TEST(Nccl, PythonWheelPlace) {
     ::chmod((dir / "python3").c_str(), 0755);
   };
   const char* old_path = std::getenv("PATH");
-  NcclScopedEnv path("PATH", (dir.string() + ":" + (old_path ? old_path : "/usr/bin:/bin")).c_str());
+  ScopedEnv path("PATH", (dir.string() + ":" + (old_path ? old_path : "/usr/bin:/bin")).c_str());
 
   fake_python("echo /opt/wheel/nvidia/nccl");
   auto p = nccl::detail::places();
@@ -103,7 +81,7 @@ TEST(Nccl, PythonWheelPlace) {
   // No python3 at all: $PATH is only the empty folder.
   fs::remove(dir / "python3");
   {
-    NcclScopedEnv only("PATH", dir.c_str());
+    ScopedEnv only("PATH", dir.c_str());
     p = nccl::detail::places();
   }
   EXPECT_EQ(p[2].path, "");

@@ -4,12 +4,12 @@
 // permutation, stable). Sizes straddle the partition tiles and the sampling
 // intervals; distributions include all-equal keys and inputs whose keys all
 // belong to one GPU's range. Skipped with the reason on a machine with one GPU.
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "gpu_test_util.hpp"
+#include "scoped_env.hpp"
 #include "sortbench/distributed.hpp"
 
 using namespace sortbench;
@@ -139,18 +139,8 @@ TEST(DistributedRunner, LocalSortIsThisGpusTunedRadixPoint) {
                                        << device_model_slug(prop.name) << R"(", "entries": [
     {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1, "n_max": 1048576, "variant": "cub.radix_sort.off32", "library": true, "ours": ")"
                                        << tuned << R"(", "score": 1}]})";
-  // Restored however the test ends: later tests read best.json by the default rules.
-  struct EnvRestore {
-    const char* name;
-    bool had;
-    std::string value;
-    explicit EnvRestore(const char* n) : name(n), had(std::getenv(n) != nullptr), value(had ? std::getenv(n) : "") {}
-    ~EnvRestore() {
-      if (had) setenv(name, value.c_str(), 1);
-      else unsetenv(name);
-    }
-  } restore("SORTBENCH_BEST_JSON");
-  setenv("SORTBENCH_BEST_JSON", path.c_str(), 1);
+  // Put back however the test ends: later tests read best.json by the default rules.
+  const ScopedEnv best_json("SORTBENCH_BEST_JSON", path.c_str());
   DistributedRunner runner(one_sample(), {0, 1});
   const VariantInfo* v = reg.find(distributed_labels().front());
   ASSERT_NE(v, nullptr);
