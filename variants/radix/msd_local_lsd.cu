@@ -21,18 +21,13 @@
 // while buckets fit cost 3.5 us each (issue15-steps/msd-local/).
 #include <algorithm>
 
-#include "common/match_rank.cuh"
+#include "common/bucket_local_sort.cuh"
 #include "common/onesweep.cuh"
 
 namespace sortbench::radix {
 namespace {
 
-// LocalItems x LocalThreads: the slab one block sorts in shared memory, the
-// largest bucket the design sorts itself. UnrolledPasses: the bucket kernel's
-// passes unrolled, each compiled with its own shift. It helps some points and
-// hurts others, with no rule we could state (2^20 u32 keys, ipt9.tpb512: 50.9
-// against 43.5 us; 64-bit keys and ipt17 slower, up to 47 %; H100, both in
-// one run, issue15-steps/msd-local/unrolled-passes/), so it is a parameter.
+// The bucket kernel's slab and passes (common/bucket_local_sort.cuh).
 // TopItems x TopThreads: the top digit's Onesweep tile. 4096 keys is the
 // Onesweep point best.json picked at 2^20 before this design; at 2^16 that is
 // 16 tiles, and the top pass ran on 16 SMs at about one instruction per cycle
@@ -41,16 +36,8 @@ namespace {
 // registers), as the default point does.
 template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false, int TopItems = 8,
           int TopThreads = 512>
-struct MsdLocalPolicy {
-  static constexpr int kRadixBits = RadixBits;
-  static constexpr int kBlockThreads = LocalThreads;
-  static constexpr int kItemsPerThread = LocalItems;
-  static constexpr int kBins = 1 << RadixBits;
-  static constexpr int kSlab = LocalThreads * LocalItems;
-  static constexpr int kBinsPerThread = (kBins + LocalThreads - 1) / LocalThreads;
-  static constexpr bool kUnrolledPasses = UnrolledPasses;
+struct MsdLocalPolicy : BucketSortPolicy<1, RadixBits, LocalItems, LocalThreads, UnrolledPasses> {
   using TopPass = OnesweepPolicy<RadixBits, TopItems, TopThreads, 1024 / TopThreads>;
-  using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
 
   // Points with the passes as a loop and the 4096-key top tile keep their
   // labels.
@@ -65,87 +52,7 @@ struct MsdLocalPolicy {
     }
     return p;
   }
-
-  // One copy of the slab: every thread holds its keys in registers from
-  // before a pass's ranking to after it, so ranked keys go back in place.
-  template <class Bits, class V>
-  struct Smem {
-    using ValueSlot = std::conditional_t<kHasValues<V>, V, char>;
-    ValueSlot values[kHasValues<V> ? kSlab : 1];
-    Bits keys[kSlab];
-    typename Rank::Storage rank;
-    typename BlockScanShfl<LocalThreads>::Storage scan;
-  };
-  template <class Bits, class V>
-  static constexpr std::size_t smem_bytes() { return sizeof(Smem<Bits, V>); }
 };
-
-// Block d sorts bucket d on every digit below the top one (equal in it),
-// unless a bucket did not fit and the sort is complete already.
-template <class P, class Bits, class V>
-__global__ void __launch_bounds__(P::kBlockThreads)
-    bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
-                       const unsigned long long* __restrict__ ends, KeyMap<Bits> map) {
-  constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
-  constexpr unsigned kMask = P::kBins - 1;
-  constexpr int kPasses = radix_passes<Bits>(P::kRadixBits) - 1;
-  constexpr int kUnroll = P::kUnrolledPasses ? kPasses : 1;
-  using Rank = typename P::Rank;
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  common::chain_wait();
-  common::chain_release();
-  if (!*buckets_fit) return;
-  const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
-  const int valid = int(ends[blockIdx.x] - begin);
-  if (valid <= 1) return;
-  keys += begin;
-  if constexpr (kHasValues<V>) values += begin;
-  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
-  // The bucket is sorted on the codes the passes rank (PassKeyCode): the top
-  // digit's pass split the keys by the top digit of their code, which for a
-  // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
-  // decoded as stored.
-  const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
-  code.with_static_encode([&](auto kind) {
-    for (int i = threadIdx.x; i < valid; i += T) {
-      s.keys[i] = code.template encoded<decltype(kind)::value>(keys[i]);
-      if constexpr (kHasValues<V>) s.values[i] = values[i];
-    }
-  });
-  __syncthreads();
-#pragma unroll kUnroll
-  for (int pass = 0; pass < kPasses; ++pass) {
-    const int shift = pass * P::kRadixBits;
-    Bits key[Items];
-    [[maybe_unused]] V value[Items];
-#pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const int i = Rank::index(j);
-      if (i < valid) {
-        key[j] = s.keys[i];
-        if constexpr (kHasValues<V>) value[j] = s.values[i];
-      }
-    }
-    // The top digit is not among these, so -0.0's code needs no fix here.
-    const auto digit_of = code.template digit<KeyKind::unsigned_int>(shift, kMask);
-    auto digit = [&](int j) { return Rank::index(j) < valid ? digit_of(key[j]) : kMask; };
-    unsigned bin_count[BPT], bin_local[BPT], rank[Items];
-    Rank::rank_tile(s.rank, s.scan, digit, rank, bin_count, bin_local);
-#pragma unroll
-    for (int j = 0; j < Items; ++j)
-      if (rank[j] < unsigned(valid)) {
-        s.keys[rank[j]] = key[j];
-        if constexpr (kHasValues<V>) s.values[rank[j]] = value[j];
-      }
-    __syncthreads();
-  }
-  code.with_static_decode([&](auto kind) {
-    for (int i = threadIdx.x; i < valid; i += T) {
-      keys[i] = code.template decoded<decltype(kind)::value>(s.keys[i]);
-      if constexpr (kHasValues<V>) values[i] = s.values[i];
-    }
-  });
-}
 
 template <class P, class Bits>
 class MsdLocalInstance final : public Instance {

@@ -9,10 +9,10 @@
 
 namespace sortbench::radix {
 template <class P, class Bits>
-std::unique_ptr<Instance> make_onesweep(const Problem& p) {
-  return std::make_unique<OnesweepInstance<P, Bits>>(p);
+std::unique_ptr<Instance> make_onesweep(const Problem& p, int first_pass) {
+  return std::make_unique<OnesweepInstance<P, Bits>>(p, 0, first_pass);
 }
 }  // namespace sortbench::radix
 
 #define SORTBENCH_RADIX_INSTANTIATE_ONESWEEP_POINT(Bits, ...) \
-  template std::unique_ptr<Instance> make_onesweep<OnesweepPolicy<__VA_ARGS__>, Bits>(const Problem&);
+  template std::unique_ptr<Instance> make_onesweep<OnesweepPolicy<__VA_ARGS__>, Bits>(const Problem&, int);

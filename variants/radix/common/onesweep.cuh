@@ -133,22 +133,25 @@ namespace onesweep_detail {
 
 constexpr int kHistThreads = 512;
 
-// Every pass's digit of one key (PassKeyCode::ranked_bits) counted in shared
-// counters counts[pass * bins + digit].
+// The digits of one key (PassKeyCode::ranked_bits) of every pass from
+// first_pass on counted in shared counters counts[pass * bins + digit].
 template <int RadixBits, class Bits>
-__device__ __forceinline__ void count_digits(unsigned* counts, Bits ranked) {
+__device__ __forceinline__ void count_digits(unsigned* counts, Bits ranked, int first_pass = 0) {
   constexpr int kBins = 1 << RadixBits;
   constexpr int kPasses = radix_passes<Bits>(RadixBits);
 #pragma unroll
-  for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * kBins + unsigned(ranked >> (p * RadixBits)) % kBins], 1u);
+  for (int p = 0; p < kPasses; ++p)
+    if (p >= first_pass) atomicAdd(&counts[p * kBins + unsigned(ranked >> (p * RadixBits)) % kBins], 1u);
 }
 
 // Counts of pass p's digits go to hist[p * pass_stride + digit]; 64-bit, as
-// one digit may hold every key. One launch per portion adds to them.
+// one digit may hold every key. One launch per portion adds to them. Passes
+// before first_pass are not counted (OnesweepInstance's first_pass): one
+// shared atomic a key per counted digit.
 template <int RadixBits, class Bits>
 __global__ void __launch_bounds__(kHistThreads)
     histogram_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, unsigned long long* __restrict__ hist,
-                     unsigned pass_stride) {
+                     unsigned pass_stride, int first_pass) {
   constexpr int kBins = 1 << RadixBits;
   constexpr int kPasses = radix_passes<Bits>(RadixBits);
   extern __shared__ unsigned counts[];  // [kPasses][kBins]
@@ -156,7 +159,7 @@ __global__ void __launch_bounds__(kHistThreads)
   __syncthreads();
   common::chain_wait();
   common::chain_release();
-  auto count = [&](Bits key) { count_digits<RadixBits>(counts, PassKeyCode<Bits>::ranked_bits(map, key)); };
+  auto count = [&](Bits key) { count_digits<RadixBits>(counts, PassKeyCode<Bits>::ranked_bits(map, key), first_pass); };
   // 16-byte loads, several in flight per thread: the kernel must stream the
   // keys at memory speed while the shared atomics keep up.
   using Vec = std::conditional_t<sizeof(Bits) == 4, uint4, ulonglong2>;
@@ -698,16 +701,23 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 // path not taken costs no launches, and that launch scans the digit counts
 // itself: the sort is a memset and one launch. buckets_fit() tells the
 // kernels after it which happened. Keys of at least three digits; one portion.
+// first_pass (without TopDigitFirst): the passes of the digits below it are
+// left out, so the keys come out stably sorted on the digits from first_pass
+// up, grouped by them, and keys_in is left as it was when two passes run
+// (radix.two_digit_msd_local_lsd's partition).
 template <class P, class Bits, bool TopDigitFirst = false>
 class OnesweepInstance final : public Instance {
  public:
-  explicit OnesweepInstance(const Problem& p, unsigned long long bucket_limit = 0) : p_(p), bucket_limit_(bucket_limit) {
+  explicit OnesweepInstance(const Problem& p, unsigned long long bucket_limit = 0, int first_pass = 0)
+      : p_(p), first_pass_(first_pass), bucket_limit_(bucket_limit) {
     passes_ = radix_passes<Bits>(P::kRadixBits);
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
     portions_ = unsigned((p_.n + kPortionKeys - 1) / kPortionKeys);
     if (TopDigitFirst && (passes_ < 3 || portions_ > 1))
       throw std::invalid_argument("radix.onesweep: the top digit first needs three digits and one portion");
-    const bool alt = TopDigitFirst || pass_chain_needs_alt(passes_);
+    if (first_pass < 0 || first_pass >= passes_ || (TopDigitFirst && first_pass))
+      throw std::invalid_argument("radix.onesweep: first_pass must name a digit, and only without TopDigitFirst");
+    const bool alt = TopDigitFirst || pass_chain_needs_alt(passes_ - first_pass_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
     alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
     fits_off_ = layout_.add(TopDigitFirst ? sizeof(unsigned) : 0);
@@ -825,16 +835,16 @@ class OnesweepInstance final : public Instance {
     for (unsigned q = 0; q < portions_; ++q) {
       cuda_check(common::launch_chained(chained_, histogram_kernel<P::kRadixBits, Bits>, hist_blocks, kHistThreads,
                                         hist_smem(), s, kin + q * kPortionKeys, portion_keys(q), map, starts,
-                                        starts_stride()),
+                                        starts_stride(), first_pass_),
                  "radix.onesweep: histogram");
     }
     cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s,
                                       starts, starts_stride()),
                "radix.onesweep: digit scan");
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
-    for (int pass = 0; pass < passes_; ++pass) {
-      const auto k = pass_io(pass, passes_, kin, kout, kalt);
-      const auto v = pass_io(pass, passes_, vin, vout, valt);
+    for (int pass = first_pass_; pass < passes_; ++pass) {
+      const auto k = pass_io(pass - first_pass_, passes_ - first_pass_, kin, kout, kalt);
+      const auto v = pass_io(pass - first_pass_, passes_ - first_pass_, vin, vout, valt);
       unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride();
       for (unsigned q = 0; q < portions_; ++q) {
         const std::size_t first = q * kPortionKeys;
@@ -844,7 +854,7 @@ class OnesweepInstance final : public Instance {
             common::launch_chained(
                 chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s,
                 k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq,
-                PassKeyCode<Bits>::of_pass(map, pass, 0, passes_ - 1), pass * P::kRadixBits,
+                PassKeyCode<Bits>::of_pass(map, pass, first_pass_, passes_ - 1), pass * P::kRadixBits,
                 pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
                 status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
                 counters + std::size_t(pass) * portions_ + q),
@@ -856,7 +866,7 @@ class OnesweepInstance final : public Instance {
 
   Problem p_;
   TempLayout layout_;
-  int passes_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
+  int passes_ = 0, first_pass_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
   unsigned long long bucket_limit_ = 0;
   // The histogram, the digit scan and every pass are chained behind the
   // kernel before them (common/chained_launch.cuh; the memset that starts the
@@ -868,9 +878,13 @@ class OnesweepInstance final : public Instance {
 };
 
 // Defined and instantiated per key width in onesweep_keys{8,16,32,64}.cu, so
-// a parallel build compiles the widths side by side.
+// a parallel build compiles the widths side by side. Other designs that run
+// Onesweep's passes at a grid point build them here too (first_pass: see
+// OnesweepInstance): a kernel template instantiated in two files of one
+// program (without relocatable device code) failed to launch from one of
+// them, cudaErrorInvalidValue at the pass's launch (H100, CUDA 13.0).
 template <class P, class Bits>
-std::unique_ptr<Instance> make_onesweep(const Problem& p);
+std::unique_ptr<Instance> make_onesweep(const Problem& p, int first_pass = 0);
 
 // The variant of policy P. KeyBits: the key widths its kernels are
 // instantiated for (an on-demand point builds only the widths its sweep

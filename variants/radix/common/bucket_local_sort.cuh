@@ -1,0 +1,132 @@
+// Buckets sorted in shared memory, one block each (PMPP 13.8, seed 000): the
+// second half of the MSD-then-local designs (radix.msd_local_lsd after one
+// MSD digit, radix.two_digit_msd_local_lsd after two). A block reads its
+// bucket once, runs the remaining digits' passes in shared memory (Onesweep's
+// match ranking of the whole slab, no look-back) and writes the bucket back
+// once.
+#pragma once
+
+#include "common/chained_launch.cuh"
+#include "match_rank.cuh"
+#include "radix_common.cuh"
+
+namespace sortbench::radix {
+
+// LocalItems x LocalThreads: the slab one block sorts in shared memory, the
+// largest bucket the design sorts itself. UnrolledPasses: the passes
+// unrolled, each compiled with its own shift. It helps some points and hurts
+// others, with no rule we could state (2^20 u32 keys, ipt9.tpb512: 50.9
+// against 43.5 us; 64-bit keys and ipt17 slower, up to 47 %; H100, both in
+// one run, issue15-steps/msd-local/unrolled-passes/), so it is a parameter.
+// MinBlocks: blocks per SM the kernel's registers must leave room for.
+// TopDigits: the most significant digits, equal across a bucket, that the
+// kernel does not sort.
+template <int TopDigits, int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false,
+          int MinBlocks = 1>
+struct BucketSortPolicy {
+  static constexpr int kTopDigits = TopDigits;
+  static constexpr int kRadixBits = RadixBits;
+  static constexpr int kBlockThreads = LocalThreads;
+  static constexpr int kItemsPerThread = LocalItems;
+  static constexpr int kBins = 1 << RadixBits;
+  static constexpr int kSlab = LocalThreads * LocalItems;
+  static constexpr int kBinsPerThread = (kBins + LocalThreads - 1) / LocalThreads;
+  static constexpr bool kUnrolledPasses = UnrolledPasses;
+  static constexpr int kMinBlocks = MinBlocks;
+  using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
+
+  // One copy of the slab: every thread holds its keys in registers from
+  // before a pass's ranking to after it, so ranked keys go back in place.
+  template <class Bits, class V>
+  struct Smem {
+    using ValueSlot = std::conditional_t<kHasValues<V>, V, char>;
+    ValueSlot values[kHasValues<V> ? kSlab : 1];
+    Bits keys[kSlab];
+    typename Rank::Storage rank;
+    typename BlockScanShfl<LocalThreads>::Storage scan;
+  };
+  template <class Bits, class V>
+  static constexpr std::size_t smem_bytes() { return sizeof(Smem<Bits, V>); }
+};
+
+// Block d sorts bucket d, keys[ends[d - 1], ends[d]), on every digit below
+// its TopDigits most significant ones (equal in it), unless *buckets_fit is
+// 0: a bucket did not fit, and the sort is done another way.
+template <class P, class Bits, class V>
+__global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
+    bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
+                       const unsigned long long* __restrict__ ends, KeyMap<Bits> map) {
+  constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
+  constexpr unsigned kMask = P::kBins - 1;
+  constexpr int kPasses = radix_passes<Bits>(P::kRadixBits) - P::kTopDigits;
+  constexpr int kUnroll = P::kUnrolledPasses ? kPasses : 1;
+  using Rank = typename P::Rank;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  common::chain_wait();
+  common::chain_release();
+  if (!*buckets_fit) return;
+  const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
+  const int valid = int(ends[blockIdx.x] - begin);
+  if (valid <= 1) return;
+  keys += begin;
+  if constexpr (kHasValues<V>) values += begin;
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
+  // The bucket is sorted on the codes the passes rank (PassKeyCode): the
+  // MSD passes split the keys by the top digits of their code, which for a
+  // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
+  // decoded as stored.
+  const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
+#pragma unroll kUnroll
+  for (int pass = 0; pass < kPasses; ++pass) {
+    const int shift = pass * P::kRadixBits;
+    Bits key[Items];
+    [[maybe_unused]] V value[Items];
+    if (pass == 0) {
+      // The first pass ranks the bucket as it comes from device memory, each
+      // thread's loads issued together: no copy through shared memory first.
+      code.with_static_encode([&](auto kind) {
+#pragma unroll
+        for (int j = 0; j < Items; ++j) {
+          const int i = Rank::index(j);
+          if (i < valid) {
+            key[j] = code.template encoded<decltype(kind)::value>(keys[i]);
+            if constexpr (kHasValues<V>) value[j] = values[i];
+          }
+        }
+      });
+    } else {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) {
+        const int i = Rank::index(j);
+        if (i < valid) {
+          key[j] = s.keys[i];
+          if constexpr (kHasValues<V>) value[j] = s.values[i];
+        }
+      }
+    }
+    // The top digit is not among these, so -0.0's code needs no fix here.
+    const auto digit_of = code.template digit<KeyKind::unsigned_int>(shift, kMask);
+    auto digit = [&](int j) { return Rank::index(j) < valid ? digit_of(key[j]) : kMask; };
+    unsigned bin_count[BPT], bin_local[BPT], rank[Items];
+    Rank::rank_tile(s.rank, s.scan, digit, rank, bin_count, bin_local);
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (rank[j] < unsigned(valid)) {
+        s.keys[rank[j]] = key[j];
+        if constexpr (kHasValues<V>) s.values[rank[j]] = value[j];
+      }
+    __syncthreads();
+  }
+  code.with_static_decode([&](auto kind) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int i = j * T + int(threadIdx.x);
+      if (i < valid) {
+        keys[i] = code.template decoded<decltype(kind)::value>(s.keys[i]);
+        if constexpr (kHasValues<V>) values[i] = s.values[i];
+      }
+    }
+  });
+}
+
+}  // namespace sortbench::radix

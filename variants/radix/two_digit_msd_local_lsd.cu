@@ -1,0 +1,233 @@
+// Two MSD digits, then LSD inside each bucket (issue 15's 64-bit keys and
+// pairs at 2^28; the bucket-then-local plan of PMPP 13.8, seed 000, with
+// Onesweep's passes as the partition):
+//   top digits: Onesweep's histogram and its passes on the two most
+//               significant digits only (OnesweepInstance's first_pass),
+//               keys_in -> alt -> keys_out. Stable, so the keys come out
+//               grouped by their top two digits, 2^16 buckets at 8 bits;
+//   bucket ends: one thread per bucket finds where it ends by binary search
+//               in the grouped keys, and checks that it fits a slab;
+//   buckets:    one block per bucket sorts it on the other digits in shared
+//               memory (common/bucket_local_sort.cuh).
+// An 8-bit LSD sort of 64-bit keys reads and writes every key in each of its
+// eight passes: 136 bytes a key. Here the keys cross device memory three
+// times after the histogram, 56 bytes a key; the six other digits' passes
+// run in shared memory. At 2^28 keys the buckets hold 4096 keys on average.
+// A bucket larger than a slab (skewed keys, or more keys than the design is
+// for) cannot be sorted this way. The ends say so after the two passes, the
+// host reads the verdict (one round trip, about 10 us, against milliseconds
+// of sort at the sizes this design is for), and the sort is then Onesweep's
+// from keys_in, which the two passes left as it was.
+#include <algorithm>
+
+#include "common/bucket_local_sort.cuh"
+#include "common/onesweep.cuh"
+
+namespace sortbench::radix {
+namespace {
+
+// The bucket kernel's slab and passes (common/bucket_local_sort.cuh), with
+// registers for at least 1024 threads per SM (1152 at 384 threads a block):
+// at 512 threads and 9 items, u64 keys with u32 values took 85 registers,
+// one block per SM, while u32 pairs took 64; and the Onesweep point of the two top digits' passes: TopItems x TopThreads at
+// TopMinBlocks blocks per SM, by default the 8-bit point the H100 and the
+// H200 tuned for u64 keys and u32 pairs at 2^28 (results/<gpu>/best.json).
+template <int RadixBits, int LocalItems, int LocalThreads, int TopItems = 19, int TopThreads = 512,
+          int TopMinBlocks = 2>
+struct TwoDigitMsdPolicy
+    : BucketSortPolicy<2, RadixBits, LocalItems, LocalThreads, false, std::max(1, 1152 / LocalThreads)> {
+  using TopPass = OnesweepPolicy<RadixBits, TopItems, TopThreads, TopMinBlocks>;
+  // Keys of Bits: the first of the top two digits, where the bucket number
+  // starts in the ranked bits, and the number of buckets.
+  template <class Bits>
+  static constexpr int kFirstTopPass = radix_passes<Bits>(RadixBits) - 2;
+  template <class Bits>
+  static constexpr int kBucketShift = kFirstTopPass<Bits> * RadixBits;
+  template <class Bits>
+  static constexpr unsigned kBuckets = 1u << (int(sizeof(Bits) * 8) - kBucketShift<Bits>);
+
+  static Params params() {
+    Params p = {{"radix_bits", "rb", std::to_string(RadixBits)},
+                {"items_per_thread", "ipt", std::to_string(LocalItems)},
+                {"block_threads", "tpb", std::to_string(LocalThreads)}};
+    if (TopItems != 19 || TopThreads != 512 || TopMinBlocks != 2) {
+      p.push_back({"top_items_per_thread", "top_ipt", std::to_string(TopItems)});
+      p.push_back({"top_block_threads", "top_tpb", std::to_string(TopThreads)});
+      p.push_back({"top_min_blocks_per_sm", "top_mb", std::to_string(TopMinBlocks)});
+    }
+    return p;
+  }
+};
+
+// Thread b: the end of bucket b in keys, which the top digits' passes left
+// grouped by the top digits of their ranked bits (PassKeyCode::ranked_bits,
+// the digits as the passes ranked them), in ascending order: the first key
+// of a later bucket, by binary search. A bucket of more than `slab` keys
+// clears *buckets_fit. The searches of all buckets run at once: about 30
+// dependent loads each, one wave.
+constexpr int kEndsThreads = 256;
+template <class Bits>
+__global__ void __launch_bounds__(kEndsThreads)
+    bucket_ends_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, int shift, unsigned slab,
+                       unsigned long long* __restrict__ ends, unsigned* __restrict__ buckets_fit) {
+  auto end_of = [&](unsigned bucket) {
+    unsigned lo = 0, hi = n;
+    while (lo < hi) {
+      const unsigned mid = lo + (hi - lo) / 2;
+      if (unsigned(PassKeyCode<Bits>::ranked_bits(map, keys[mid]) >> shift) <= bucket) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  // Every thread has a bucket: their number is a multiple of the block.
+  const unsigned b = blockIdx.x * kEndsThreads + threadIdx.x;
+  const unsigned end = end_of(b);
+  unsigned begin = __shfl_up_sync(~0u, end, 1);
+  if (threadIdx.x % 32 == 0) begin = b ? end_of(b - 1) : 0;
+  ends[b] = end;
+  if (end - begin > slab) *buckets_fit = 0;
+}
+
+template <class P, class Bits>
+class TwoDigitMsdInstance final : public Instance {
+  static constexpr unsigned kBuckets = P::template kBuckets<Bits>;
+  static_assert(kBuckets % kEndsThreads == 0, "the bucket ends kernel runs whole blocks");
+
+ public:
+  explicit TwoDigitMsdInstance(const Problem& p)
+      : p_(p),
+        top_(make_onesweep<typename P::TopPass, Bits>(p, P::template kFirstTopPass<Bits>)),
+        whole_(make_onesweep<typename P::TopPass, Bits>(p)) {
+    top_bytes_ = top_->temp_bytes(Buffers{}, nullptr);
+    ends_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
+    fits_off_ = layout_.add(sizeof(unsigned));
+    with_value_type(p_.value, [](auto tag) {
+      using V = typename decltype(tag)::type;
+      allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
+    });
+    chained_ = common::chained_launch_supported();
+    cuda_check(cudaMallocHost(&fits_host_, sizeof(unsigned)), "radix.two_digit_msd_local_lsd: pinned verdict");
+  }
+  ~TwoDigitMsdInstance() override { cudaFreeHost(fits_host_); }
+  TwoDigitMsdInstance(const TwoDigitMsdInstance&) = delete;
+  TwoDigitMsdInstance& operator=(const TwoDigitMsdInstance&) = delete;
+
+  // The fallback sort starts once the ends are read, so it reuses the memory
+  // of the top passes and of the ends.
+  std::size_t temp_bytes(const Buffers& b, cudaStream_t s) override {
+    return std::max(top_bytes_ + layout_.bytes, whole_->temp_bytes(b, s));
+  }
+  std::vector<KernelLaunch> kernels() const override {
+    std::vector<KernelLaunch> k = top_->kernels();
+    k.push_back(kernel_launch("bucket ends", bucket_ends_kernel<Bits>, kEndsThreads, 0));
+    with_value_type(p_.value, [&](auto tag) {
+      using V = typename decltype(tag)::type;
+      k.push_back(kernel_launch("bucket sort", bucket_sort_kernel<P, Bits, V>, P::kBlockThreads,
+                                P::template smem_bytes<Bits, V>()));
+    });
+    return k;
+  }
+  void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
+    if (p_.n <= 1) return copy_trivial(p_, b, s);
+    if (bytes < top_bytes_ + layout_.bytes) throw std::invalid_argument("radix.two_digit_msd_local_lsd: temp too small");
+    top_->run(b, temp, bytes, s);
+    auto* ends = temp_at<unsigned long long>(temp, top_bytes_ + ends_off_);
+    auto* fits = temp_at<unsigned>(temp, top_bytes_ + fits_off_);
+    auto* keys = static_cast<Bits*>(b.keys_out);
+    const KeyMap<Bits> map = key_map<Bits>(p_);
+    cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: clear verdict");
+    bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
+        keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, unsigned(P::kSlab), ends, fits);
+    check_launch("radix.two_digit_msd_local_lsd: bucket ends");
+    cuda_check(cudaMemcpyAsync(fits_host_, fits, sizeof(unsigned), cudaMemcpyDeviceToHost, s),
+               "radix.two_digit_msd_local_lsd: read verdict");
+    cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: bucket ends");
+    if (!*fits_host_) return whole_->run(b, temp, bytes, s);
+    with_value_type(p_.value, [&](auto tag) {
+      using V = typename decltype(tag)::type;
+      cuda_check(common::launch_chained(chained_, bucket_sort_kernel<P, Bits, V>, kBuckets,
+                                        unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s, keys,
+                                        static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
+                                        static_cast<const unsigned long long*>(ends), map),
+                 "radix.two_digit_msd_local_lsd: bucket sort");
+    });
+  }
+
+ private:
+  Problem p_;
+  // Onesweep at P::TopPass (built in onesweep_keys*.cu, a grid point): the
+  // top two digits' passes, and every digit's when a bucket does not fit.
+  std::unique_ptr<Instance> top_, whole_;
+  TempLayout layout_;  // after the top passes' memory: the bucket ends and the verdict
+  std::size_t top_bytes_ = 0, ends_off_ = 0, fits_off_ = 0;
+  unsigned* fits_host_ = nullptr;
+  bool chained_ = false;
+};
+
+template <int RadixBits, int LocalItems, int LocalThreads, int TopItems = 19, int TopThreads = 512,
+          int TopMinBlocks = 2>
+VariantInfo two_digit_msd_local_info() {
+  using P = TwoDigitMsdPolicy<RadixBits, LocalItems, LocalThreads, TopItems, TopThreads, TopMinBlocks>;
+  VariantInfo v;
+  v.label = "radix.two_digit_msd_local_lsd." + param_label(P::params());
+  v.family = "radix";
+  v.description = "Onesweep's passes on the top two digits only, then one block per bucket of them runs the other "
+                  "digits' passes in shared memory (a whole Onesweep sort instead when a bucket is larger than a "
+                  "block's slab)";
+  v.seed = "000 PMPP 13.8 (buckets sorted locally); 001 further reading (Onesweep)";
+  take_every_type(v);
+  // 32- and 64-bit keys: two digits to partition on and at least one to sort
+  // locally, and no more than 2^16 buckets.
+  v.key_types.erase(std::remove_if(v.key_types.begin(), v.key_types.end(),
+                                   [](KeyType k) { return key_bytes(k) < 4; }),
+                    v.key_types.end());
+  v.descending = true;
+  v.stable = true;
+  v.params = P::params();
+  v.tile_keys = P::kSlab;
+  // Past buckets x slab keys even uniform buckets overflow the slab, and
+  // every sort would be Onesweep's; the top passes run in one portion.
+  v.max_n = std::size_t(P::template kBuckets<std::uint32_t>) * P::kSlab;
+  v.max_n_why = std::to_string(P::template kBuckets<std::uint32_t>) + " buckets of at most " +
+                std::to_string(P::kSlab) + " keys (one block's slab) each";
+  static_assert(std::size_t(P::template kBuckets<std::uint32_t>) * P::kSlab < (std::size_t(1) << 30),
+                "the top passes sort in one portion");
+  static_assert(P::template kBuckets<std::uint32_t> == P::template kBuckets<std::uint64_t>,
+                "one bucket count for every key width");
+  // The top passes' traffic and the buckets read and written once more.
+  v.bytes_per_key = [](const Problem& p) {
+    return traffic::msd_then_local(p) + 2.0 * double(key_bytes(p.key) + value_bytes(p.value));
+  };
+  v.unsupported = [](const Problem& p) {
+    return with_bits_and_value(p, [&](auto bits_tag, auto value_tag) {
+      using Bits = typename decltype(bits_tag)::type;
+      using V = typename decltype(value_tag)::type;
+      std::string why = smem_reason(P::template smem_bytes<Bits, V>());
+      return why.empty() ? smem_reason(P::TopPass::template smem_bytes<Bits, V>()) : why;
+    });
+  };
+  v.make = [](const Problem& p) {
+    return with_key_bits(p.key, [&](auto bits_tag) -> std::unique_ptr<Instance> {
+      using Bits = typename decltype(bits_tag)::type;
+      if constexpr (sizeof(Bits) >= 4)
+        return std::make_unique<TwoDigitMsdInstance<P, Bits>>(p);
+      else
+        throw std::logic_error("radix.two_digit_msd_local_lsd: keys of fewer than 32 bits");
+    });
+  };
+  return v;
+}
+
+}  // namespace
+
+// Slabs of 4608 and 8704 keys: uniform buckets fill about 89 % and 94 % of
+// them at 2^28 and 2^29 keys (the largest of 2^16 buckets is about four
+// standard deviations above the mean, 4360 and 8560 keys). At 2^28 on the
+// H100, 64-bit keys were fastest with 384 threads a block (10.57 against
+// 11.63 ms at 512), u32 pairs level (7.64 and 7.68 ms;
+// issue15-steps/two-digit-msd/ab-g106.json).
+SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 9, 512>());
+SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 12, 384>());
+SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 17, 512>());
+
+}  // namespace sortbench::radix
