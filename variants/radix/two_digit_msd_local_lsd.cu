@@ -15,7 +15,7 @@
 // run in shared memory. At 2^28 keys the buckets hold 4096 keys on average.
 // A bucket larger than a slab (skewed keys, or more keys than the design is
 // for) cannot be sorted this way. The ends say so after the two passes, the
-// host reads the verdict (one round trip, about 10 us, against milliseconds
+// host reads the verdict (one round trip to the host, against milliseconds
 // of sort at the sizes this design is for), and the sort is then Onesweep's
 // from keys_in, which the two passes left as it was.
 #include <algorithm>

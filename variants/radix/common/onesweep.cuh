@@ -882,7 +882,8 @@ class OnesweepInstance final : public Instance {
 // Onesweep's passes at a grid point build them here too (first_pass: see
 // OnesweepInstance): a kernel template instantiated in two files of one
 // program (without relocatable device code) failed to launch from one of
-// them, cudaErrorInvalidValue at the pass's launch (H100, CUDA 13.0).
+// them, cudaErrorInvalidValue at the pass's launch (H100, CUDA 13.0, session
+// g102: results/h100-80gb-hbm3/logs/).
 template <class P, class Bits>
 std::unique_ptr<Instance> make_onesweep(const Problem& p, int first_pass = 0);
 
