@@ -29,14 +29,13 @@ namespace {
 // The bucket kernel's slab and passes (common/bucket_local_sort.cuh), with
 // registers for at least 1024 threads per SM (1152 at 384 threads a block):
 // at 512 threads and 9 items, u64 keys with u32 values took 85 registers,
-// one block per SM, while u32 pairs took 64; and the Onesweep point of the two top digits' passes: TopItems x TopThreads at
-// TopMinBlocks blocks per SM, by default the 8-bit point the H100 and the
-// H200 tuned for u64 keys and u32 pairs at 2^28 (results/<gpu>/best.json).
-template <int RadixBits, int LocalItems, int LocalThreads, int TopItems = 19, int TopThreads = 512,
-          int TopMinBlocks = 2>
+// one block per SM, while u32 pairs took 64. The two top digits' passes run
+// at the Onesweep point best.json picked for u64 keys and u32 pairs at 2^28
+// before this design, on both GPUs (build eeb15db).
+template <int RadixBits, int LocalItems, int LocalThreads>
 struct TwoDigitMsdPolicy
     : BucketSortPolicy<2, RadixBits, LocalItems, LocalThreads, false, std::max(1, 1152 / LocalThreads)> {
-  using TopPass = OnesweepPolicy<RadixBits, TopItems, TopThreads, TopMinBlocks>;
+  using TopPass = OnesweepPolicy<RadixBits, 19, 512, 2>;
   // Keys of Bits: the first of the top two digits, where the bucket number
   // starts in the ranked bits, and the number of buckets.
   template <class Bits>
@@ -47,15 +46,9 @@ struct TwoDigitMsdPolicy
   static constexpr unsigned kBuckets = 1u << (int(sizeof(Bits) * 8) - kBucketShift<Bits>);
 
   static Params params() {
-    Params p = {{"radix_bits", "rb", std::to_string(RadixBits)},
-                {"items_per_thread", "ipt", std::to_string(LocalItems)},
-                {"block_threads", "tpb", std::to_string(LocalThreads)}};
-    if (TopItems != 19 || TopThreads != 512 || TopMinBlocks != 2) {
-      p.push_back({"top_items_per_thread", "top_ipt", std::to_string(TopItems)});
-      p.push_back({"top_block_threads", "top_tpb", std::to_string(TopThreads)});
-      p.push_back({"top_min_blocks_per_sm", "top_mb", std::to_string(TopMinBlocks)});
-    }
-    return p;
+    return {{"radix_bits", "rb", std::to_string(RadixBits)},
+            {"items_per_thread", "ipt", std::to_string(LocalItems)},
+            {"block_threads", "tpb", std::to_string(LocalThreads)}};
   }
 };
 
@@ -164,10 +157,9 @@ class TwoDigitMsdInstance final : public Instance {
   bool chained_ = false;
 };
 
-template <int RadixBits, int LocalItems, int LocalThreads, int TopItems = 19, int TopThreads = 512,
-          int TopMinBlocks = 2>
+template <int RadixBits, int LocalItems, int LocalThreads>
 VariantInfo two_digit_msd_local_info() {
-  using P = TwoDigitMsdPolicy<RadixBits, LocalItems, LocalThreads, TopItems, TopThreads, TopMinBlocks>;
+  using P = TwoDigitMsdPolicy<RadixBits, LocalItems, LocalThreads>;
   VariantInfo v;
   v.label = "radix.two_digit_msd_local_lsd." + param_label(P::params());
   v.family = "radix";
