@@ -212,12 +212,14 @@ VariantInfo two_digit_msd_local_info() {
 
 }  // namespace
 
-// Slabs of 4608 and 8704 keys: uniform buckets fill about 89 % and 94 % of
-// them at 2^28 and 2^29 keys (the largest of 2^16 buckets is about four
-// standard deviations above the mean, 4360 and 8560 keys). At 2^28 on the
-// H100, 64-bit keys were fastest with 384 threads a block (10.57 against
-// 11.63 ms at 512), u32 pairs level (7.64 and 7.68 ms;
+// Slabs of 1280, 4608 and 8704 keys: uniform buckets fill about 80 %, 89 %
+// and 94 % of them at 2^26, 2^28 and 2^29 keys (the largest of 2^16 buckets
+// is about four standard deviations above the mean, 1160, 4360 and 8560
+// keys). At 2^28 on the H100, 64-bit keys were fastest with 384 threads a
+// block (10.57 against 11.63 ms at 512), u32 pairs level (7.64 and 7.68 ms;
 // issue15-steps/two-digit-msd/ab-g106.json).
+SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 5, 256>());
+SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 10, 128>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 9, 512>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 12, 384>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 17, 512>());
