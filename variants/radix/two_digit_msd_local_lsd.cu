@@ -14,13 +14,22 @@
 // times after the histogram, 56 bytes a key; the six other digits' passes
 // run in shared memory. At 2^28 keys the buckets hold 4096 keys on average.
 // A bucket larger than a slab (skewed keys, or more keys than the design is
-// for) cannot be sorted this way. The ends say so after the two passes, the
-// host reads the verdict (one round trip to the host, against milliseconds
-// of sort at the sizes this design is for), and the sort is then Onesweep's
-// from keys_in, which the two passes left as it was.
+// for) cannot be sorted this way, and the sort is then Onesweep's from
+// keys_in. Two checks find it, each read by the host (a round trip each,
+// against milliseconds of sort at the sizes this design is for):
+//   before the passes, a sample of the keys' top two digits
+//               (common/bucket_skew.hpp) catches keys skewed enough that a
+//               bucket is sure to overflow, so the passes are not run for
+//               nothing (they cost skewed u32 pairs at 2^28 half again the
+//               time of Onesweep alone: results/*/radix-steps.json, build
+//               71b835b);
+//   after them, the bucket ends find any bucket that does not fit; the sort
+//               is then Onesweep's from keys_in, which the two passes left
+//               as it was.
 #include <algorithm>
 
 #include "common/bucket_local_sort.cuh"
+#include "common/bucket_skew.hpp"
 #include "common/onesweep.cuh"
 
 namespace sortbench::radix {
@@ -81,6 +90,28 @@ __global__ void __launch_bounds__(kEndsThreads)
   if (end - begin > slab) *buckets_fit = 0;
 }
 
+// The sample of the skew check: kTopDigitSampleKeys keys at evenly spaced
+// places, counted per top digit and per second digit (of the bits the
+// passes rank) into counts[2 << RadixBits].
+constexpr int kSampleThreads = 256, kSampleBlocks = 64;
+template <int RadixBits, class Bits>
+__global__ void __launch_bounds__(kSampleThreads)
+    top_digit_sample_kernel(const Bits* __restrict__ keys, unsigned long long n, KeyMap<Bits> map, int shift,
+                            unsigned* __restrict__ counts) {
+  constexpr int kBins = 1 << RadixBits;
+  __shared__ unsigned c[2 * kBins];
+  for (int i = threadIdx.x; i < 2 * kBins; i += kSampleThreads) c[i] = 0;
+  __syncthreads();
+  for (unsigned j = blockIdx.x * kSampleThreads + threadIdx.x; j < kTopDigitSampleKeys; j += kSampleBlocks * kSampleThreads) {
+    const unsigned bucket = unsigned(PassKeyCode<Bits>::ranked_bits(map, keys[j * n / kTopDigitSampleKeys]) >> shift);
+    atomicAdd(&c[bucket >> RadixBits], 1u);
+    atomicAdd(&c[kBins + (bucket & (kBins - 1))], 1u);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < 2 * kBins; i += kSampleThreads)
+    if (c[i]) atomicAdd(&counts[i], c[i]);
+}
+
 template <class P, class Bits>
 class TwoDigitMsdInstance final : public Instance {
   static constexpr unsigned kBuckets = P::template kBuckets<Bits>;
@@ -94,14 +125,19 @@ class TwoDigitMsdInstance final : public Instance {
     top_bytes_ = top_->temp_bytes(Buffers{}, nullptr);
     ends_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
     fits_off_ = layout_.add(sizeof(unsigned));
+    sample_off_ = layout_.add(sizeof(SampleCounts));
     with_value_type(p_.value, [](auto tag) {
       using V = typename decltype(tag)::type;
       allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
     });
     chained_ = common::chained_launch_supported();
     cuda_check(cudaMallocHost(&fits_host_, sizeof(unsigned)), "radix.two_digit_msd_local_lsd: pinned verdict");
+    cuda_check(cudaMallocHost(&sample_host_, sizeof(SampleCounts)), "radix.two_digit_msd_local_lsd: pinned sample");
   }
-  ~TwoDigitMsdInstance() override { cudaFreeHost(fits_host_); }
+  ~TwoDigitMsdInstance() override {
+    cudaFreeHost(fits_host_);
+    cudaFreeHost(sample_host_);
+  }
   TwoDigitMsdInstance(const TwoDigitMsdInstance&) = delete;
   TwoDigitMsdInstance& operator=(const TwoDigitMsdInstance&) = delete;
 
@@ -111,7 +147,9 @@ class TwoDigitMsdInstance final : public Instance {
     return std::max(top_bytes_ + layout_.bytes, whole_->temp_bytes(b, s));
   }
   std::vector<KernelLaunch> kernels() const override {
-    std::vector<KernelLaunch> k = top_->kernels();
+    std::vector<KernelLaunch> k = {
+        kernel_launch("top-digit sample", top_digit_sample_kernel<P::kRadixBits, Bits>, kSampleThreads, 0)};
+    for (auto& t : top_->kernels()) k.push_back(t);
     k.push_back(kernel_launch("bucket ends", bucket_ends_kernel<Bits>, kEndsThreads, 0));
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
@@ -123,11 +161,21 @@ class TwoDigitMsdInstance final : public Instance {
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     if (p_.n <= 1) return copy_trivial(p_, b, s);
     if (bytes < top_bytes_ + layout_.bytes) throw std::invalid_argument("radix.two_digit_msd_local_lsd: temp too small");
+    const KeyMap<Bits> map = key_map<Bits>(p_);
+    auto* sample = temp_at<unsigned>(temp, top_bytes_ + sample_off_);
+    cuda_check(cudaMemsetAsync(sample, 0, sizeof(SampleCounts), s), "radix.two_digit_msd_local_lsd: clear sample");
+    top_digit_sample_kernel<P::kRadixBits, Bits><<<kSampleBlocks, kSampleThreads, 0, s>>>(
+        static_cast<const Bits*>(b.keys_in), p_.n, map, P::template kBucketShift<Bits>, sample);
+    check_launch("radix.two_digit_msd_local_lsd: top-digit sample");
+    cuda_check(cudaMemcpyAsync(sample_host_, sample, sizeof(SampleCounts), cudaMemcpyDeviceToHost, s),
+               "radix.two_digit_msd_local_lsd: read sample");
+    cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: top-digit sample");
+    if (sample_says_buckets_overflow(*sample_host_, P::kBins, kTopDigitSampleKeys, p_.n, unsigned(P::kSlab)))
+      return whole_->run(b, temp, bytes, s);
     top_->run(b, temp, bytes, s);
     auto* ends = temp_at<unsigned long long>(temp, top_bytes_ + ends_off_);
     auto* fits = temp_at<unsigned>(temp, top_bytes_ + fits_off_);
     auto* keys = static_cast<Bits*>(b.keys_out);
-    const KeyMap<Bits> map = key_map<Bits>(p_);
     cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: clear verdict");
     bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
         keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, unsigned(P::kSlab), ends, fits);
@@ -151,9 +199,13 @@ class TwoDigitMsdInstance final : public Instance {
   // Onesweep at P::TopPass (built in onesweep_keys*.cu, a grid point): the
   // top two digits' passes, and every digit's when a bucket does not fit.
   std::unique_ptr<Instance> top_, whole_;
-  TempLayout layout_;  // after the top passes' memory: the bucket ends and the verdict
-  std::size_t top_bytes_ = 0, ends_off_ = 0, fits_off_ = 0;
+  // The top-digit sample's counts (the skew check), per top digit, then per
+  // second digit.
+  using SampleCounts = unsigned[2 * P::kBins];
+  TempLayout layout_;  // after the top passes' memory: the bucket ends, the verdict and the sample
+  std::size_t top_bytes_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0;
   unsigned* fits_host_ = nullptr;
+  SampleCounts* sample_host_ = nullptr;
   bool chained_ = false;
 };
 

@@ -1,0 +1,77 @@
+// radix.two_digit_msd_local_lsd's skew check (variants/radix/common/bucket_skew.hpp):
+// the sampled top-digit counts that say a bucket is sure to overflow, and
+// those that must not (uniform keys up to the design's cap).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "radix/common/bucket_skew.hpp"
+
+using sortbench::radix::kTopDigitSampleKeys;
+using sortbench::radix::sample_says_buckets_overflow;
+
+namespace {
+
+constexpr unsigned kBins = 256;
+
+// The sample's counts of keys whose top 16 bits come from `bucket_of`.
+template <class BucketOf>
+std::vector<unsigned> sample_counts(BucketOf bucket_of) {
+  std::vector<unsigned> c(2 * kBins, 0);
+  for (unsigned j = 0; j < kTopDigitSampleKeys; ++j) {
+    const unsigned bucket = bucket_of(j);
+    ++c[bucket >> 8];
+    ++c[kBins + (bucket & (kBins - 1))];
+  }
+  return c;
+}
+
+TEST(BucketSkew, UniformKeysUpToTheCapPass) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    const auto c = sample_counts([&](unsigned) { return unsigned(rng() >> 16); });
+    for (unsigned slab : {1280u, 4608u, 8704u}) {
+      const std::uint64_t cap = std::uint64_t(kBins) * kBins * slab;
+      EXPECT_FALSE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, cap, slab)) << slab;
+    }
+  }
+}
+
+TEST(BucketSkew, BitEntropySkewFails) {
+  // Bit entropy 0.544: each bit the AND of two uniform bits, so a tenth of
+  // the keys (0.75^8) have a top byte of 0; at 2^28 that is 27 million keys
+  // over 256 buckets at most.
+  std::mt19937 rng(11);
+  const auto c = sample_counts([&](unsigned) { return unsigned((rng() & rng()) >> 16); });
+  EXPECT_TRUE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, std::uint64_t(1) << 28, 4608));
+  EXPECT_TRUE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, std::uint64_t(1) << 26, 1280));
+  // Too few keys for any top digit to hold bins x slab of them.
+  EXPECT_FALSE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, std::uint64_t(1) << 20, 4608));
+}
+
+TEST(BucketSkew, SecondDigitAloneCounts) {
+  // Top digits uniform, the second digit always 5: every key is in one of
+  // 256 buckets.
+  const auto c = sample_counts([](unsigned j) { return (j % kBins) << 8 | 5u; });
+  EXPECT_TRUE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, std::uint64_t(1) << 28, 4608));
+}
+
+TEST(BucketSkew, TheBoundIsTwiceThePigeonhole) {
+  // One digit value holding a share s of the sample: its estimate s x n against
+  // 2 x bins x slab.
+  const unsigned slab = 4608;
+  const std::uint64_t n = std::uint64_t(1) << 28;
+  std::vector<unsigned> c(2 * kBins, 0);
+  // 2 x 256 x 4608 = 2359296 keys = 576 of 2^16 samples at 2^28 (one in 4096).
+  c[3] = 576;
+  EXPECT_FALSE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, n, slab));
+  c[3] = 577;
+  EXPECT_TRUE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, n, slab));
+  c[3] = 0;
+  c[kBins + 200] = 577;
+  EXPECT_TRUE(sample_says_buckets_overflow(c.data(), kBins, kTopDigitSampleKeys, n, slab));
+}
+
+}  // namespace

@@ -1,0 +1,32 @@
+// Whether radix.two_digit_msd_local_lsd's buckets can fit its slabs, judged
+// before its top passes from a sample of the keys (host side; the sample is
+// counted on the GPU). Host-only, so the CPU tests check the rule.
+#pragma once
+
+#include <cstdint>
+
+namespace sortbench::radix {
+
+// Keys sampled, at evenly spaced places in the input.
+inline constexpr unsigned kTopDigitSampleKeys = 1u << 16;
+
+// counts: the sample's keys per value of the top digit (bins of them), then
+// per value of the second digit. The keys that share a top digit spread over
+// at most `bins` buckets (one per second digit), so more than bins x slab of
+// them put more than `slab` keys in some bucket, and the same holds for a
+// second digit. From a sample the shares are estimates, so the verdict wants
+// twice that bound: uniform keys at the design's cap (bins x bins x slab) give
+// each digit half the bound, and the largest of 2 x 256 sampled shares stays
+// within 1.3x of its mean (four standard deviations of 256 samples). True:
+// some bucket is sure to overflow, and the top passes would be work thrown
+// away. False says nothing: a bucket may still overflow, which the bucket
+// ends find after the passes.
+inline bool sample_says_buckets_overflow(const unsigned* counts, unsigned bins, unsigned samples, std::uint64_t n,
+                                         unsigned slab) {
+  const double bound = 2.0 * double(bins) * double(slab);
+  for (unsigned i = 0; i < 2 * bins; ++i)
+    if (double(counts[i]) / double(samples) * double(n) > bound) return true;
+  return false;
+}
+
+}  // namespace sortbench::radix
