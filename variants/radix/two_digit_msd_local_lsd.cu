@@ -21,8 +21,8 @@
 //               (common/bucket_skew.hpp) catches keys skewed enough that a
 //               bucket is sure to overflow, so the passes are not run for
 //               nothing (they cost skewed u32 pairs at 2^28 half again the
-//               time of Onesweep alone: results/*/radix-steps.json, build
-//               71b835b);
+//               time of Onesweep alone: radix-steps.json of build 71b835b,
+//               committed in 05f44a4; variants/radix/PERFORMANCE.md);
 //   after them, the bucket ends find any bucket that does not fit; the sort
 //               is then Onesweep's from keys_in, which the two passes left
 //               as it was.
