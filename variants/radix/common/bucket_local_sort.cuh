@@ -37,6 +37,7 @@ struct BucketSortPolicy {
 
   // One copy of the slab: every thread holds its keys in registers from
   // before a pass's ranking to after it, so ranked keys go back in place.
+  // Packed pairs (BucketPacking) keep the values where they were loaded.
   template <class Bits, class V>
   struct Smem {
     using ValueSlot = std::conditional_t<kHasValues<V>, V, char>;
@@ -49,33 +50,15 @@ struct BucketSortPolicy {
   static constexpr std::size_t smem_bytes() { return sizeof(Smem<Bits, V>); }
 };
 
-// Block d sorts bucket d, keys[ends[d - 1], ends[d]), on every digit below
-// its TopDigits most significant ones (equal in it), unless *buckets_fit is
-// 0: a bucket did not fit, and the sort is done another way.
+// Keys (and values) moved through shared memory by every pass.
 template <class P, class Bits, class V>
-__global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
-    bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
-                       const unsigned long long* __restrict__ ends, KeyMap<Bits> map) {
+__device__ __forceinline__ void bucket_sort_moved(typename P::template Smem<Bits, V>& s, Bits* __restrict__ keys,
+                                                  V* __restrict__ values, int valid, PassKeyCode<Bits> code) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
   constexpr unsigned kMask = P::kBins - 1;
   constexpr int kPasses = radix_passes<Bits>(P::kRadixBits) - P::kTopDigits;
   constexpr int kUnroll = P::kUnrolledPasses ? kPasses : 1;
   using Rank = typename P::Rank;
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  common::chain_wait();
-  common::chain_release();
-  if (!*buckets_fit) return;
-  const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
-  const int valid = int(ends[blockIdx.x] - begin);
-  if (valid <= 1) return;
-  keys += begin;
-  if constexpr (kHasValues<V>) values += begin;
-  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
-  // The bucket is sorted on the codes the passes rank (PassKeyCode): the
-  // MSD passes split the keys by the top digits of their code, which for a
-  // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
-  // decoded as stored.
-  const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
 #pragma unroll kUnroll
   for (int pass = 0; pass < kPasses; ++pass) {
     const int shift = pass * P::kRadixBits;
@@ -127,6 +110,121 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
       }
     }
   });
+}
+
+// Pairs whose unsorted key bits and a place in the slab fit one key word
+// (u32 keys under two 8-bit top digits: 16 bits each; u64 keys: 48 and 16)
+// are sorted as one word each: the first pass stores each value in shared
+// memory where it was loaded and ranks (key bits << kIndexBits | place); the
+// passes move that word alone, written to its rank as its row is ranked (no
+// rank or value arrays live through the ranking), and the values are
+// gathered by place as the bucket is written back. 2^28 u32 pairs on an
+// H100: 7.03 against 7.69 ms at ipt12.tpb384, u64 + u32 14.06 against 16.05,
+// beside each other in one run (session g119, before the -0.0 mark below:
+// results/h100-80gb-hbm3/issue15-steps/two-digit-msd/packed-pairs/).
+template <class P, class Bits, class V>
+struct BucketPacking {
+  static constexpr int kPasses = radix_passes<Bits>(P::kRadixBits) - P::kTopDigits;
+  static constexpr int kLowBits = kPasses * P::kRadixBits;
+  static constexpr int kIndexBits = int(sizeof(Bits) * 8) - kLowBits;
+  // The top bit of the place field marks -0.0, whose code (0) does not have
+  // the top digits of its bucket (+0.0's: the passes rank -0.0 as +0.0).
+  static constexpr bool kPacked =
+      kHasValues<V> && kIndexBits > 1 && kIndexBits < 32 && (std::size_t(1) << (kIndexBits - 1)) >= P::kSlab;
+  static constexpr Bits kLowMask = kPacked ? Bits((Bits(1) << kLowBits) - 1) : Bits(0);
+  static constexpr unsigned kNegativeZero = kPacked ? 1u << (kIndexBits - 1) : 0u;
+  static constexpr unsigned kPlaceMask = kNegativeZero - 1;
+};
+
+template <class P, class Bits, class V>
+__device__ __forceinline__ void bucket_sort_packed(typename P::template Smem<Bits, V>& s, Bits* __restrict__ keys,
+                                                   V* __restrict__ values, int valid, PassKeyCode<Bits> code) {
+  using Pack = BucketPacking<P, Bits, V>;
+  using Code = PassKeyCode<Bits>;
+  constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
+  constexpr unsigned kMask = P::kBins - 1;
+  constexpr int kUnroll = P::kUnrolledPasses ? Pack::kPasses : 1;
+  using Rank = typename P::Rank;
+  Bits top = 0;  // the top digits' bits of the bucket's codes
+#pragma unroll kUnroll
+  for (int pass = 0; pass < Pack::kPasses; ++pass) {
+    Bits word[Items];
+    if (pass == 0) {
+      code.with_static_encode([&](auto kind) {
+        constexpr KeyKind K = decltype(kind)::value;
+        auto code_of = [&](Bits key) {
+          const Bits x = Code::template encoded<K>(key);
+          if constexpr (K == KeyKind::floating) return Code::zero_as_positive(x);
+          else return x;
+        };
+        top = Bits(code_of(keys[0]) & ~Pack::kLowMask);
+#pragma unroll
+        for (int j = 0; j < Items; ++j) {
+          const int i = Rank::index(j);
+          if (i < valid) {
+            const Bits x = Code::template encoded<K>(keys[i]);
+            const unsigned negative_zero = K == KeyKind::floating && x == 0 ? Pack::kNegativeZero : 0u;
+            word[j] = Bits(Bits(x & Pack::kLowMask) << Pack::kIndexBits) | Bits(unsigned(i) | negative_zero);
+            s.values[i] = values[i];
+          }
+        }
+      });
+    } else {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) {
+        const int i = Rank::index(j);
+        if (i < valid) word[j] = s.keys[i];
+      }
+    }
+    const auto digit_of = code.template digit<KeyKind::unsigned_int>(Pack::kIndexBits + pass * P::kRadixBits, kMask);
+    auto digit = [&](int j) { return Rank::index(j) < valid ? digit_of(word[j]) : kMask; };
+    unsigned bin_count[BPT], bin_local[BPT];
+    Rank::rank_tile_each(
+        s.rank, s.scan, digit,
+        [&](int j, unsigned r) {
+          if (r < unsigned(valid)) s.keys[r] = word[j];
+        },
+        bin_count, bin_local);
+    __syncthreads();
+  }
+  code.with_static_decode([&](auto kind) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int i = j * T + int(threadIdx.x);
+      if (i < valid) {
+        const Bits w = s.keys[i];
+        const Bits x = Bits((unsigned(w) & Pack::kNegativeZero ? Bits(0) : top) | (w >> Pack::kIndexBits));
+        keys[i] = Code::template decoded<decltype(kind)::value>(x);
+        values[i] = s.values[unsigned(w) & Pack::kPlaceMask];
+      }
+    }
+  });
+}
+
+// Block d sorts bucket d, keys[ends[d - 1], ends[d]), on every digit below
+// its TopDigits most significant ones (equal in it), unless *buckets_fit is
+// 0: a bucket did not fit, and the sort is done another way.
+template <class P, class Bits, class V>
+__global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
+    bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
+                       const unsigned long long* __restrict__ ends, KeyMap<Bits> map) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  common::chain_wait();
+  common::chain_release();
+  if (!*buckets_fit) return;
+  const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
+  const int valid = int(ends[blockIdx.x] - begin);
+  if (valid <= 1) return;
+  keys += begin;
+  if constexpr (kHasValues<V>) values += begin;
+  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
+  // The bucket is sorted on the codes the passes rank (PassKeyCode): the
+  // MSD passes split the keys by the top digits of their code, which for a
+  // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
+  // decoded as stored.
+  const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
+  if constexpr (BucketPacking<P, Bits, V>::kPacked) bucket_sort_packed<P>(s, keys, values, valid, code);
+  else bucket_sort_moved<P>(s, keys, values, valid, code);
 }
 
 }  // namespace sortbench::radix

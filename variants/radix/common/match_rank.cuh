@@ -114,6 +114,14 @@ struct SlabMatchRank {
   template <int BPT, class DigitOf>
   __device__ static void rank_tile(Storage& s, typename Scan::Storage& scan, DigitOf digit, unsigned (&rank)[Items],
                                    unsigned (&bin_count)[BPT], unsigned (&bin_local)[BPT]) {
+    rank_tile_each(s, scan, digit, [&](int j, unsigned r) { rank[j] = r; }, bin_count, bin_local);
+  }
+
+  // ranked(j, rank of item j) as each row is ranked (Match::rank_each): a
+  // caller that writes items to their places at once holds no rank array.
+  template <int BPT, class DigitOf, class Ranked>
+  __device__ static void rank_tile_each(Storage& s, typename Scan::Storage& scan, DigitOf digit, Ranked ranked,
+                                        unsigned (&bin_count)[BPT], unsigned (&bin_local)[BPT]) {
     for (int i = threadIdx.x; i < kBins * Match::kWarps; i += BlockThreads) (&s.warp_offset[0][0])[i] = 0;
     __syncthreads();
     Match::count(s.warp_offset, digit);
@@ -125,7 +133,7 @@ struct SlabMatchRank {
     }
     Match::add_tile_starts(s.warp_offset, bin_count, bin_local, scan);
     __syncthreads();
-    Match::rank(s.warp_offset, digit, rank);
+    Match::rank_each(s.warp_offset, digit, ranked);
   }
 };
 
