@@ -33,6 +33,9 @@ struct BucketSortPolicy {
   static constexpr int kBinsPerThread = (kBins + LocalThreads - 1) / LocalThreads;
   static constexpr bool kUnrolledPasses = UnrolledPasses;
   static constexpr int kMinBlocks = MinBlocks;
+  // The passes a bucket of Bits keys needs: every digit below the top ones.
+  template <class Bits>
+  static constexpr int kPasses = radix_passes<Bits>(RadixBits) - TopDigits;
   using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
 
   // One copy of the slab: every thread holds its keys in registers from
@@ -56,7 +59,7 @@ __device__ __forceinline__ void bucket_sort_moved(typename P::template Smem<Bits
                                                   V* __restrict__ values, int valid, PassKeyCode<Bits> code) {
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, BPT = P::kBinsPerThread;
   constexpr unsigned kMask = P::kBins - 1;
-  constexpr int kPasses = radix_passes<Bits>(P::kRadixBits) - P::kTopDigits;
+  constexpr int kPasses = P::template kPasses<Bits>;
   constexpr int kUnroll = P::kUnrolledPasses ? kPasses : 1;
   using Rank = typename P::Rank;
 #pragma unroll kUnroll
@@ -124,7 +127,7 @@ __device__ __forceinline__ void bucket_sort_moved(typename P::template Smem<Bits
 // results/h100-80gb-hbm3/issue15-steps/two-digit-msd/packed-pairs/).
 template <class P, class Bits, class V>
 struct BucketPacking {
-  static constexpr int kPasses = radix_passes<Bits>(P::kRadixBits) - P::kTopDigits;
+  static constexpr int kPasses = P::template kPasses<Bits>;
   static constexpr int kLowBits = kPasses * P::kRadixBits;
   static constexpr int kIndexBits = int(sizeof(Bits) * 8) - kLowBits;
   // The top bit of the place field marks -0.0, whose code (0) does not have
