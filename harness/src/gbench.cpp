@@ -1,7 +1,10 @@
 #include "sortbench/gbench.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "sortbench/stats.hpp"
 
 namespace sortbench {
 
@@ -71,9 +74,12 @@ double gbench_ms_per_unit(const std::string& time_unit) {
   return 0.0;
 }
 
-json to_gbench(const Report& report, GbenchSamples samples, const std::string& time_unit, std::size_t* left_out) {
+json to_gbench(const Report& report, GbenchSamples samples, const std::string& time_unit, std::size_t* left_out,
+               std::size_t repetitions) {
   if (gbench_ms_per_unit(time_unit) == 0.0)
     throw std::invalid_argument("unknown time unit '" + time_unit + "'; expected ms, us or ns");
+  if (samples == GbenchSamples::all && repetitions == 0)
+    throw std::invalid_argument("no repetitions; expected at least 1");
   json out;
   out["context"] = context_of(report);
   json benchmarks = json::array();
@@ -96,16 +102,21 @@ json to_gbench(const Report& report, GbenchSamples samples, const std::string& t
       e["repetition_index"] = 0;
       benchmarks.push_back(e);
     } else {
-      const auto& raw = r.time_ms.raw;
-      const std::size_t k = raw.size();
+      // The same number of entries for every point, whatever its sample count
+      // (gbench.hpp: compare.py's geomean weighs points by their entries).
+      std::vector<double> sorted = r.time_ms.raw;
+      std::sort(sorted.begin(), sorted.end());
+      const std::size_t k = repetitions;
       for (std::size_t i = 0; i < k; ++i) {
-        json e = placed(entry(r, name, raw[i], time_unit));
+        json e = placed(entry(r, name, quantile(sorted, (double(i) + 0.5) / double(k)), time_unit));
         e["run_type"] = "iteration";
         e["repetitions"] = k;
         e["repetition_index"] = i;
         benchmarks.push_back(e);
       }
-      // Aggregates over the samples (the report's own statistics).
+      // Aggregates over the raw samples (the report's own statistics), not
+      // over the quantiles: a Google Benchmark file's aggregates describe
+      // the run, and the report's median is the figure everything else quotes.
       const double cv = r.time_ms.mean > 0 ? r.time_ms.stdev / r.time_ms.mean : 0.0;
       const std::pair<const char*, double> aggregates[] = {
           {"mean", r.time_ms.mean}, {"median", r.time_ms.median}, {"stddev", r.time_ms.stdev}, {"cv", cv}};

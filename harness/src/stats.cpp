@@ -7,15 +7,13 @@
 
 namespace sortbench {
 
-namespace {
 double quantile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
-  const double pos = q * double(sorted.size() - 1);
+  const double pos = std::clamp(q, 0.0, 1.0) * double(sorted.size() - 1);
   const auto lo = std::size_t(std::floor(pos));
   const auto hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
 }
-}  // namespace
 
 SampleStats summarize(const std::vector<double>& samples) {
   SampleStats s;

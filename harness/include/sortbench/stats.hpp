@@ -12,6 +12,11 @@ namespace sortbench {
 // order statistics) and the relative standard error of the mean.
 SampleStats summarize(const std::vector<double>& samples);
 
+// The q-quantile (q in [0, 1]) of ascending samples by the rule summarize
+// uses for the median and quartiles, so exports built on it agree with the
+// report's statistics; 0 for no samples.
+double quantile(const std::vector<double>& sorted, double q);
+
 // A duration for progress lines: "45s", "1m05s", "2h03m".
 std::string duration_text(double seconds);
 

@@ -19,13 +19,21 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
                                            "gbench: Google Benchmark JSON")(
       "out", po::value<std::string>(), "output file ('-' for standard output)")(
       "samples", po::value<std::string>()->default_value("all"),
-      "all: one repetition per raw sample plus mean/median/stddev/cv aggregates (compare.py's U test);\n"
+      "all: --repetitions quantiles of each point's raw samples plus mean/median/stddev/cv aggregates "
+      "(compare.py's U test);\n"
       "median: one entry per point with its median (github-action-benchmark, tool: googlecpp)")(
+      "repetitions", po::value<std::string>(),
+      ("--samples all: entries per point, its (i+0.5)/R quantiles, the same for every point so compare.py's "
+       "geomean weighs points alike (" + std::to_string(kGbenchMinRepetitions) + " to " +
+       std::to_string(kGbenchMaxRepetitions) + ", default " + std::to_string(kGbenchRepetitions) + ")")
+          .c_str())(
       "time-unit", po::value<std::string>()->default_value("us"),
       "ms, us or ns (compare.py prints whole numbers of the unit)");
   const auto vm = parse("export", desc, args, "report", 1);
   if (vm.count("help")) {
-    std::cout << "usage: sortbench export REPORT --format gbench --out FILE [--samples all|median] [--time-unit us]\n" << desc << "\n";
+    std::cout << "usage: sortbench export REPORT --format gbench --out FILE [--samples all|median] [--repetitions R] "
+                 "[--time-unit us]\n"
+              << desc << "\n";
     return 0;
   }
   const auto inputs = vm.count("report") ? vm["report"].as<std::vector<std::string>>() : std::vector<std::string>{};
@@ -37,6 +45,14 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
   const std::string samples_text = vm["samples"].as<std::string>();
   if (samples_text != "all" && samples_text != "median")
     throw ConfigError("--samples: unknown value '" + samples_text + "'; expected all or median");
+  std::size_t repetitions = kGbenchRepetitions;
+  if (vm.count("repetitions")) {
+    // Refused rather than ignored: whoever passed it expected more than one entry per point.
+    if (samples_text != "all")
+      throw ConfigError("--repetitions: applies to --samples all only; --samples " + samples_text +
+                        " writes one entry per point");
+    repetitions = std::size_t(count_flag(vm, "repetitions", kGbenchMinRepetitions, kGbenchMaxRepetitions));
+  }
   const std::string time_unit = vm["time-unit"].as<std::string>();
   if (gbench_ms_per_unit(time_unit) == 0.0)
     throw ConfigError("--time-unit: unknown unit '" + time_unit + "'; expected ms, us or ns");
@@ -47,8 +63,15 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
 
   const Report report = read_report(inputs[0]);
   std::size_t left_out = 0;
+  const bool all = samples_text == "all";
   const auto gbench =
-      to_gbench(report, samples_text == "median" ? GbenchSamples::median : GbenchSamples::all, time_unit, &left_out);
+      to_gbench(report, all ? GbenchSamples::all : GbenchSamples::median, time_unit, &left_out, repetitions);
+  // Their quantiles interpolate between fewer samples than entries, and
+  // compare.py's U test takes them for R measurements.
+  std::size_t thin = 0;
+  if (all)
+    for (const auto& r : report.results)
+      if (r.status == Status::ok && !r.time_ms.raw.empty() && r.time_ms.raw.size() < repetitions) ++thin;
   const std::string text = gbench.dump(2) + "\n";
   if (out_path == "-") {
     std::cout << text;
@@ -56,6 +79,9 @@ int cmd_export(const std::vector<std::string>& args, const std::string&) {
     files::write_atomically(out_path, "--out", text);
     std::cerr << "sortbench export: " << inputs[0] << " -> " << out_path << " (" << gbench["benchmarks"].size()
               << " entries";
+    if (all) std::cerr << "; " << repetitions << " quantiles per point";
+    if (thin)
+      std::cerr << "; " << thin << " points with fewer raw samples than that (their U test p-values overstate)";
     if (left_out) std::cerr << "; " << left_out << " points left out (failed, skipped, or without raw samples for --samples all)";
     std::cerr << ")\n";
   }
