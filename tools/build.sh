@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Configures (CMakePresets.json: the default preset, Release for sm_90) and
-# builds sortbench into build/ (BUILD_DIR to change; further arguments go to
-# the configure step).
+# Configures (CMakePresets.json: the default preset, Release for sm_90, the
+# lean build) and builds sortbench into build/ (BUILD_DIR to change).
+#   tools/build.sh [--target TARGET] [configure arguments...]
+# Without --target everything is built, the tests too (where GoogleTest is
+# installed: tools/setup.sh --test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/cuda/bin:$PATH"
-bash tools/setup.sh
+[ -n "${SORTBENCH_SETUP_DONE:-}" ] || bash tools/setup.sh
+target=()
+if [ "${1:-}" = --target ]; then
+  target=(--target "$2")
+  shift 2
+fi
 build=${BUILD_DIR:-build}
 # -B after the preset replaces its binaryDir, so BUILD_DIR keeps the preset's settings.
 cmake --preset default -B "$build" "$@" >/dev/null
 # Not the build preset: it knows only build/, and without -j make builds one file at a time.
-cmake --build "$build" -j"$(nproc)"
+cmake --build "$build" -j"$(nproc)" "${target[@]}"

@@ -12,7 +12,7 @@ cd "$work"
 
 need_gpus "$bin" 1
 
-onesweep=radix.onesweep.rb8.ipt16.tpb384.mb2
+onesweep=radix.onesweep.rb8.ipt22.tpb384.mb3
 cat > faults.json <<JSON
 {"name": "faults", "variants": ["test.fault.*", "cub.radix_sort.off64", "$onesweep"], "baselines": ["cub.radix_sort.off64"],
  "sizes": ["2^16", "2^20"], "distributions": ["uniform"], "measure": {"budget_s": 0.2},
@@ -52,7 +52,7 @@ PY
 # tune over the same variants: the invalid launch is pruned before it runs,
 # the two faults fail, the Onesweep shapes are scored and one is picked.
 cat > space.json <<'JSON'
-{"name": "faults-tune", "variants": ["test.fault.*", "radix.onesweep.rb8.ipt16.tpb384.mb2", "radix.onesweep.rb8.ipt16.tpb256.mb4"],
+{"name": "faults-tune", "variants": ["test.fault.*", "radix.onesweep.rb8.ipt22.tpb384.mb3", "radix.onesweep.rb8.ipt19.tpb512.mb2"],
  "baselines": ["cub.radix_sort.off64"], "sizes": ["2^18", "2^20"], "distributions": ["uniform"], "measure": {"budget_s": 0.2},
  "sweeps": [{"keys": ["u32"], "values": ["none"]}], "strategy": {"name": "exhaustive"}}
 JSON
@@ -74,7 +74,7 @@ assert t["worker_contexts_lost"] >= 2, t["worker_contexts_lost"]
 g = t["groups"][0]
 assert g["pick"].startswith("radix.onesweep."), g
 assert (g["scored"], g["unscored"]) == (2, 2), g
-kernels = t["resources"]["points"]["radix.onesweep.rb8.ipt16.tpb384.mb2"]["u32/none"]
+kernels = t["resources"]["points"]["radix.onesweep.rb8.ipt22.tpb384.mb3"]["u32/none"]
 assert [k["kernel"] for k in kernels] == ["histogram", "digit scan", "pass"], kernels
 assert kernels[2]["blocks_per_sm"] >= 2, kernels[2]
 print("tune report: ok")

@@ -13,8 +13,8 @@ namespace sortbench::baselines {
 
 template <class Key>
 std::unique_ptr<Instance> make_thrust_sort(const Problem& p);             // less / greater
-template <class Key>
-std::unique_ptr<Instance> make_thrust_sort_comparator(const Problem& p);  // OrderedLess / OrderedGreater
+template <class Bits>
+std::unique_ptr<Instance> make_thrust_sort_comparator(const Problem& p);  // RunTimeOrderedLess on the key's bits
 
 }  // namespace sortbench::baselines
 

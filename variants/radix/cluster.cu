@@ -29,6 +29,9 @@
 
 #include "common/match_rank.cuh"
 #include "common/radix_common.cuh"
+#ifdef SORTBENCH_LEAN_BUILD
+#include "sortbench_lean_points.h"
+#endif
 
 namespace sortbench::radix {
 namespace {
@@ -354,11 +357,18 @@ VariantInfo cluster_info() {
 // never won a size on either GPU (issue15-steps/lookback-branch-free/
 // cluster-small-n.json); rb6.ipt9.tpb128 (1152-key slabs) wins at 2^14 for
 // 64-bit keys.
+#ifdef SORTBENCH_LEAN_BUILD
+// The lean build: the points a committed best.json names (cmake/lean_points.cmake).
+#define SORTBENCH_RADIX_REGISTER_CLUSTER(...) SORTBENCH_REGISTER_VARIANT((cluster_info<__VA_ARGS__>()));
+SORTBENCH_LEAN_CLUSTER(SORTBENCH_RADIX_REGISTER_CLUSTER)
+#undef SORTBENCH_RADIX_REGISTER_CLUSTER
+#else
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 2, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 4, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 8, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 16, 512>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<8, 4, 1024>());
 SORTBENCH_REGISTER_VARIANT(cluster_info<6, 9, 128, ClusterRanking::thread_counters>());
+#endif
 
 }  // namespace sortbench::radix

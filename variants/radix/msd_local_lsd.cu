@@ -23,6 +23,9 @@
 
 #include "common/bucket_local_sort.cuh"
 #include "common/onesweep.cuh"
+#ifdef SORTBENCH_LEAN_BUILD
+#include "sortbench_lean_points.h"
+#endif
 
 namespace sortbench::radix {
 namespace {
@@ -150,6 +153,12 @@ VariantInfo msd_local_info() {
 // own (issue15-steps/msd-local/top-pass/); in one launch with it they are the
 // fastest points at 2^14 and 2^16 on the H100
 // (issue15-steps/msd-local/fused-histogram/).
+#ifdef SORTBENCH_LEAN_BUILD
+// The lean build: the points a committed best.json names (cmake/lean_points.cmake).
+#define SORTBENCH_RADIX_REGISTER_MSD_LOCAL(...) SORTBENCH_REGISTER_VARIANT((msd_local_info<__VA_ARGS__>()));
+SORTBENCH_LEAN_MSD_LOCAL(SORTBENCH_RADIX_REGISTER_MSD_LOCAL)
+#undef SORTBENCH_RADIX_REGISTER_MSD_LOCAL
+#else
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 3, 128>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 3, 128, false, 4, 512>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 3, 128, false, 4, 256>());
@@ -164,5 +173,6 @@ SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 512>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 256, true>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 9, 512, true>());
 SORTBENCH_REGISTER_VARIANT(msd_local_info<8, 17, 512>());
+#endif
 
 }  // namespace sortbench::radix

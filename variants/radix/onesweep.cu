@@ -1,5 +1,6 @@
 // Onesweep-class LSD radix sort, registered at every point of its grid
-// (onesweep_grid.cuh); kernels are instantiated in onesweep_keys{8,16,32,64}.cu.
+// (onesweep_grid.cuh; in the lean build the default point and the points
+// best.json names); kernels are instantiated in onesweep_keys{8,16,32,64}.cu.
 // Design: common/onesweep.cuh. Every other point of OnesweepSpace is built on
 // demand (sortbench/on_demand.hpp) from the translation unit below.
 #include "common/onesweep.cuh"
@@ -13,6 +14,17 @@ VariantInfo registered_onesweep() {
   VariantInfo v = onesweep_info<P>();
   v.family_default = std::is_same_v<P, OnesweepPolicy<SORTBENCH_ONESWEEP_DEFAULT_POINT>>;
   return v;
+}
+
+// The lean build's best.json points, at the key widths (a mask of their
+// bytes: 1, 2, 4, 8) they are picked for.
+template <class P, int Widths, class... Bits>
+VariantInfo onesweep_info_of_widths() {
+  if constexpr ((Widths & 1) != 0) return onesweep_info_of_widths<P, (Widths & ~1), Bits..., std::uint8_t>();
+  else if constexpr ((Widths & 2) != 0) return onesweep_info_of_widths<P, (Widths & ~2), Bits..., std::uint16_t>();
+  else if constexpr ((Widths & 4) != 0) return onesweep_info_of_widths<P, (Widths & ~4), Bits..., std::uint32_t>();
+  else if constexpr ((Widths & 8) != 0) return onesweep_info_of_widths<P, (Widths & ~8), Bits..., std::uint64_t>();
+  else return onesweep_info<P, Bits...>();
 }
 
 std::string key_bits_type(KeyType k) { return "std::uint" + std::to_string(8 * key_bytes(k)) + "_t"; }
@@ -64,9 +76,16 @@ FamilySpace onesweep_family_space() {
   return s;
 }
 }  // namespace
+#ifdef SORTBENCH_ONESWEEP_LEAN_POINTS
+SORTBENCH_REGISTER_VARIANT(registered_onesweep<OnesweepPolicy<SORTBENCH_ONESWEEP_DEFAULT_POINT>>());
+#define SORTBENCH_RADIX_REGISTER_ONESWEEP(widths, ...) \
+  SORTBENCH_REGISTER_VARIANT((onesweep_info_of_widths<OnesweepPolicy<__VA_ARGS__>, widths>()));
+SORTBENCH_LEAN_ONESWEEP(SORTBENCH_RADIX_REGISTER_ONESWEEP)
+#else
 #define SORTBENCH_RADIX_REGISTER_ONESWEEP(...) \
   SORTBENCH_REGISTER_VARIANT(registered_onesweep<OnesweepPolicy<__VA_ARGS__>>());
 SORTBENCH_ONESWEEP_GRID(SORTBENCH_RADIX_REGISTER_ONESWEEP)
+#endif
 #undef SORTBENCH_RADIX_REGISTER_ONESWEEP
 SORTBENCH_REGISTER_FAMILY_SPACE(onesweep_family_space());
 }  // namespace sortbench::radix

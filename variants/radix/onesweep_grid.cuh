@@ -49,6 +49,13 @@
   X(8, 12, 512, 2) X(8, 12, 1024, 1) X(8, 32, 256, 2) X(8, 4, 128, 8) X(8, 16, 64, 8) \
   X(4, 16, 256, 4) X(6, 16, 384, 2) X(7, 16, 384, 2) X(9, 16, 384, 2) X(10, 16, 384, 2) X(11, 15, 512, 1) \
   X(11, 20, 384, 1) X(11, 12, 256, 3)
+#elif defined(SORTBENCH_LEAN_BUILD)
+// The lean build (the default): the default point at every key width, and
+// the points a committed best.json names at the widths it names them for
+// (generated at configure time: cmake/lean_points.cmake, lean_points.cmake
+// beside this file). Every other point of OnesweepSpace is built on demand.
+#include "sortbench_lean_points.h"
+#define SORTBENCH_ONESWEEP_LEAN_POINTS 1
 #else
 #define SORTBENCH_ONESWEEP_GRID(X) SORTBENCH_ONESWEEP_GRID_CURATED(X)
 #endif

@@ -31,6 +31,9 @@
 #include "common/bucket_local_sort.cuh"
 #include "common/bucket_skew.hpp"
 #include "common/onesweep.cuh"
+#ifdef SORTBENCH_LEAN_BUILD
+#include "sortbench_lean_points.h"
+#endif
 
 namespace sortbench::radix {
 namespace {
@@ -270,10 +273,17 @@ VariantInfo two_digit_msd_local_info() {
 // keys). At 2^28 on the H100, 64-bit keys were fastest with 384 threads a
 // block (10.57 against 11.63 ms at 512), u32 pairs level (7.64 and 7.68 ms;
 // issue15-steps/two-digit-msd/ab-g106.json).
+#ifdef SORTBENCH_LEAN_BUILD
+// The lean build: the points a committed best.json names (cmake/lean_points.cmake).
+#define SORTBENCH_RADIX_REGISTER_TWO_DIGIT(...) SORTBENCH_REGISTER_VARIANT((two_digit_msd_local_info<__VA_ARGS__>()));
+SORTBENCH_LEAN_TWO_DIGIT(SORTBENCH_RADIX_REGISTER_TWO_DIGIT)
+#undef SORTBENCH_RADIX_REGISTER_TWO_DIGIT
+#else
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 5, 256>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 10, 128>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 9, 512>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 12, 384>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 17, 512>());
+#endif
 
 }  // namespace sortbench::radix

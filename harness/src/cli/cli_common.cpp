@@ -48,6 +48,7 @@ json variant_json(const VariantInfo& v) {
   j["stable"] = v.stable;
   j["host"] = v.host;
   j["opt_in"] = v.opt_in;
+  j["family_default"] = v.family_default;  // what best:FAMILY runs where best.json has no pick
   j["params"] = params_json(v.params);
   j["tile_keys"] = v.tile_keys;
   if (v.max_n != std::numeric_limits<std::size_t>::max()) j["max_n"] = v.max_n;

@@ -92,7 +92,8 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
     std::cout << v->label << "\n    " << v->description << "\n    family " << v->family << "; seed " << v->seed
               << "; keys " << keys_text(*v) << (v->supports_value(ValueType::none) ? "; keys-only" : "") << values_text(*v)
               << (v->descending ? "; descending" : "") << "; " << (v->stable ? "stable" : "not stable")
-              << (v->host ? "; runs on the host" : "") << (v->opt_in ? "; opt-in (name its family)" : "");
+              << (v->host ? "; runs on the host" : "") << (v->opt_in ? "; opt-in (name its family)" : "")
+              << (v->family_default ? "; the family's default point" : "");
     if (!v->plugin.empty()) std::cout << "\n    from plugin " << v->plugin;
     if (!v->params.empty()) {
       std::cout << "\n    params";
