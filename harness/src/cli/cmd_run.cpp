@@ -75,13 +75,15 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "order", po::value<std::string>(), "ascending,descending")(
       "gpus", po::value<std::string>(), "CUDA ordinals each point spans, e.g. 0,1: distributed variants sort across them, "
                                         "single-GPU variants run on the first with all n keys")("seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")(
-      "out", po::value<std::string>(), "report path (default results/<gpu-model>/<config name>.json)")(
+      "out", po::value<std::string>(), "report path (default sortbench-out/<gpu-model>/<config name>.json; "
+                                      "--out results/<gpu-model>/NAME.json for a report to commit)")(
       "hot", "do not flush L2 before samples")("budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
       "isolate", "measure each point in a worker process: a point that faults (illegal address, trap, launch "
                  "failure) or kills its worker is recorded as failed with the error, and the sweep goes on in a "
                  "fresh worker")(
       "point-timeout", po::value<std::string>(), "with --isolate: seconds before a point that does not finish is failed (default 300)")(
-      "dry-run", "print the points and exit")(
+      "dry-run", "print every point, to measure or skipped with its reason, and an estimate of the time; run "
+                 "nothing (needs no GPU)")(
       "processes", "with --gpus: one process per GPU (this command started once per GPU as --world/--rank) instead of "
                    "one process driving them all")(
       "world", po::value<std::string>(), "one process per GPU under a launcher (srun, mpirun): the number of ranks")(
@@ -327,8 +329,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   std::size_t total = 0;
   for (const auto& w : workloads) total += variants_for(w).size();
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
-                                          : "results/" + device.value("model", device_model_slug(device_name)) + "/" +
-                                                cfg.name + ".json";
+                                          : files::default_run_report(device.value("model", device_model_slug(device_name)), cfg.name);
   if (!vm.count("out")) files::check_output(out, "the default report path", inputs);
   Report report;
   report.complete = false;
