@@ -19,6 +19,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/nccl.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
@@ -239,7 +240,12 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     return vs;
   };
   if (vm.count("dry-run")) {
-    if (!planned.empty()) std::cerr << "sortbench: " << on_demand::dry_plan(planned, types, jit).line() << "\n";
+    std::size_t to_compile = 0;
+    if (!planned.empty()) {
+      const on_demand::Summary od = on_demand::dry_plan(planned, types, jit);
+      std::cerr << "sortbench: " << od.line() << "\n";
+      to_compile = od.count("to_compile");
+    }
     if (!best_families.empty()) {
       std::string no_gpu;
       if (gpu_available(&no_gpu)) load_best(device_model_slug(query_device(false).name));
@@ -249,16 +255,23 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                                          : "the picks of " + best_path)
                 << "\n";
     }
-    std::size_t total = 0;
+    // Each point as the runner will take it: to measure, or skipped with the
+    // reason the report would record.
+    plan::Tally tally;
     for (const auto& w : workloads)
       for (auto* v : variants_for(w)) {
-        ++total;
+        const plan::Point p = plan::classify(*v, w);
+        tally.add(p);
         std::cout << v->label << " " << to_string(w.key) << "/" << to_string(w.value) << " " << to_string(w.order)
                   << " n=" << w.n << " " << w.dist.name();
         if (w.gpus() > 1) std::cout << " gpus=" << gpu_list_text(w.devices);
+        if (p.skip) std::cout << "  skipped: " << p.reason;
+        else if (!p.unchecked.empty()) std::cout << "  (own check needs the GPU; not run)";
         std::cout << "\n";
       }
-    std::cout << total << " points\n";
+    const plan::CompileEstimate compile = plan::estimate_compile(
+        to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
+    std::cout << plan::summary_line(tally, cfg.measure.budget_s, compile) << "\n";
     return 0;
   }
 

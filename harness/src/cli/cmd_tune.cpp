@@ -19,6 +19,7 @@
 #include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
@@ -331,7 +332,12 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
                                   shard, shards, dry_run);
   if (dry_run) {
     std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
-    if (space.on_demand) std::cout << on_demand::dry_plan(planned, types, jit).line() << "\n";
+    std::size_t to_compile = 0;
+    if (space.on_demand) {
+      const on_demand::Summary od = on_demand::dry_plan(planned, types, jit);
+      std::cout << od.line() << "\n";
+      to_compile = od.count("to_compile");
+    }
     std::size_t planned = 0, unchecked = 0;
     std::string check_error;  // the first error of a variant's own check
     for (const auto& g : groups) {
@@ -348,6 +354,10 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
         std::cout << "\n";
       }
       for (const auto& p : g.pruned) std::cout << "  pruned " << p.variant << ": " << p.reason << "\n";
+      // The runner skips every point of such a workload, with this reason.
+      for (const auto& w : g.workloads)
+        if (const std::string why = plan::workload_skip_reason(w); !why.empty())
+          std::cout << "  skipped workload n=" << w.n << " " << w.dist.name() << ": " << why << "\n";
       planned += planned_evaluations(space.strategy, g, space.baseline_labels.size());
       unchecked += g.unchecked.size();
     }
@@ -357,6 +367,16 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
                 << ") may still be pruned when the tune runs";
     std::cout << "\n";
     if (!resources) std::cout << "kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU\n";
+    const double budget = space.sweep.measure.budget_s;
+    const plan::CompileEstimate compile = plan::estimate_compile(
+        to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
+    std::ostringstream budget_text;
+    budget_text << budget;
+    // An upper bound: evaluations the cache already holds take no time, but
+    // which those are depends on the GPU model.
+    std::cout << "dry run: " << planned << " evaluations at most, est. measuring <= "
+              << duration_text(plan::measure_bound_s(planned, budget)) << " (" << planned << " x " << budget_text.str()
+              << " s budget; those in the cache take none), " << compile.text() << "\n";
     return 0;
   }
 
