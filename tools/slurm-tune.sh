@@ -32,10 +32,11 @@ if [ "${MERGE:-0}" = 1 ]; then
     caches+=("$dir/cache-$i-of-$shards.jsonl")
   done
   model=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]["device"]["model"])' "${reports[0]}")
-  # One merge writes the report, results/<gpu-model>/best.json and the joined
-  # cache (the tune's default cache path) together, or nothing.
-  exec "$bin" merge --out "$dir/merged.json" "${reports[@]}" \
-    --caches "$(IFS=,; echo "${caches[*]}")" --cache-out "results/cache/$model/$name.jsonl"
+  # One merge writes the report, results/<gpu-model>/best.json (the picks
+  # best:FAMILY and sortbench::sort read) and the joined cache (where an
+  # unsharded tune looks by default) together, or nothing.
+  exec "$bin" merge --out "$dir/merged.json" "${reports[@]}" --best "results/$model/best.json" \
+    --caches "$(IFS=,; echo "${caches[*]}")" --cache-out "sortbench-out/$model/cache/$name.jsonl"
 fi
 i=${SLURM_ARRAY_TASK_ID:?run as an array job (sbatch --array=0-N)}
 n=${SLURM_ARRAY_TASK_COUNT:?}

@@ -20,9 +20,10 @@ namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigError(where + ": " + what); }
 
-// The path a message names: "--out: x.json" when `where` is a flag, else the path alone.
+// The path a message names: "--out: x.json" when `where` is a flag or a
+// default path ("the default report path: sortbench-out/..."), else the path alone.
 std::string named(const std::string& path, const std::string& where) {
-  return where.rfind("--", 0) == 0 ? where + ": " + path : path;
+  return where.rfind("--", 0) == 0 || where.rfind("the default ", 0) == 0 ? where + ": " + path : path;
 }
 
 // An input in a message: "--config: c.json", "BASE (a.json)", or the path alone.
@@ -196,6 +197,24 @@ void write_atomically(const std::string& path, const std::string& where, const s
   Outputs o;
   o.add(path, where, text);
   o.commit();
+}
+
+std::string default_run_report(const std::string& gpu_model, const std::string& config_name) {
+  return std::string(kDefaultOutDir) + "/" + gpu_model + "/" + config_name + ".json";
+}
+
+std::string default_tune_report(const std::string& gpu_model, const std::string& space_name, const std::string& strategy) {
+  return std::string(kDefaultOutDir) + "/" + gpu_model + "/" + space_name + "-" + strategy + ".json";
+}
+
+std::string default_best(const std::string& gpu_model) { return std::string(kDefaultOutDir) + "/" + gpu_model + "/best.json"; }
+
+std::string default_cache(const std::string& gpu_model, const std::string& space_name) {
+  return std::string(kDefaultOutDir) + "/" + gpu_model + "/cache/" + space_name + ".jsonl";
+}
+
+std::string default_devices_report(const std::string& space_name, const std::string& strategy) {
+  return std::string(kDefaultOutDir) + "/shards/" + space_name + "-" + strategy + ".json";
 }
 
 }  // namespace sortbench::files

@@ -426,6 +426,22 @@ Summary dry_plan(const std::vector<Planned>& points, const PointTypes& types, co
   return sum;
 }
 
+std::vector<double> recorded_compile_times(const std::string& cache_dir) {
+  std::vector<double> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(cache_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".json" || !it->is_regular_file(ec)) continue;
+    try {
+      const json m = json::parse(read_file(it->path().string()));
+      const auto s = m.find("compile_s");
+      if (s != m.end() && s->is_number() && s->get<double>() > 0) out.push_back(s->get<double>());
+    } catch (const std::exception&) {
+      // Not an entry's record (or a torn one): no time to learn from.
+    }
+  }
+  return out;
+}
+
 void register_placeholders(const std::vector<Planned>& points) {
   for (const auto& p : points) {
     if (p.compiled_in || in_registry(p.label)) continue;

@@ -224,6 +224,12 @@ def make_fixtures(binary, src, d):
     for name in os.listdir(plugin_dir):
         if name.startswith("plugin_") and name.endswith(".so"):
             shutil.copy(os.path.join(plugin_dir, name), os.path.join(d, "plugins", name))
+    # Default outputs that cannot be written: run's report path is a folder; the
+    # folder of GPU model blocked-gpu is a file (its tune and merge outputs go through it).
+    os.makedirs(os.path.join(d, "sortbench-out", "fake-gpu", "small.json"))
+    write(os.path.join(d, "sortbench-out", "blocked-gpu"), "not a folder\n")
+    run(binary, ["tune", "--space", "space.json", "--fake-evaluator", "--fake-model", "blocked-gpu", "--devices", "0,1",
+                 "--out", "blocked.json", "--best", "blocked-best.json", "--cache", "blocked-cache.jsonl"], d)
     # Cut short (a copy interrupted): dlopen would map pages past its end (SIGBUS).
     good = open(os.path.join(plugin_dir, "plugin_good.so"), "rb").read()
     write(os.path.join(d, "plugins", "cut_half.so"), good[:len(good) // 2], "wb")

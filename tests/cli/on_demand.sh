@@ -38,6 +38,9 @@ PY
 "$bin" tune --space space.json --fake-evaluator --jit-cache jc --dry-run >dry0.txt 2>&1 || fail "dry run exited $?"
 grep -q "on-demand: 12 points: 0 compiled in, 0 cached, 0 compiled, 0 failed to compile, 3 pruned, 9 to compile" dry0.txt ||
   fail "dry run before any build: $(grep on-demand dry0.txt)"
+# With no compile recorded yet the estimate assumes 12 s a point: 9 points 2 at a time, 5 rounds.
+grep -q "^dry run: [0-9]* evaluations at most, est. measuring <= .*, 9 to compile, est. 1m00s (12 s a point, assumed: the cache records no compile yet; 2 jobs)$" \
+  <("$bin" tune --space space.json --fake-evaluator --jit-cache jc -j 2 --dry-run 2>&1) || fail "dry run: no compile estimate"
 [ ! -e jc ] || fail "a dry run made the cache folder"
 
 tune 1
@@ -74,6 +77,15 @@ tune 2
 counts 2 0 6 3 3
 "$bin" tune --space space.json --fake-evaluator --jit-cache jc --dry-run 2>&1 | grep -q "0 compiled, 3 failed to compile, 3 pruned;" ||
   fail "dry run after the build does not see the cache"
+# run --dry-run: a pruned label is a skipped point with its constraint; a label
+# to build is estimated from the 6 compiles the cache recorded.
+"$bin" run --isolate --fake-evaluator --variants fake.ondemand.rb5.ipt8.tpb128,fake.ondemand.rb5.ipt16.tpb256 --key u32 \
+  --values none --n 2^10 --dist uniform --jit-cache jc -j 1 --dry-run >rundry.txt 2>rundry.err || fail "run --dry-run exited $?"
+grep -qx "fake.ondemand.rb5.ipt16.tpb256 u32/none ascending n=1024 uniform  skipped: a tile of 4096 keys, above the fake kernel's 2048" rundry.txt ||
+  fail "run --dry-run: the pruned on-demand point has no reason: $(cat rundry.txt)"
+grep -qx "fake.ondemand.rb5.ipt8.tpb128 u32/none ascending n=1024 uniform" rundry.txt || fail "run --dry-run: the point to build: $(cat rundry.txt)"
+grep -qE "^dry run: 2 points: 1 to measure, 1 skipped \(1: a tile of 4096 keys, above the fake kernel's 2048\), est. measuring <= 1s \(1 x 1 s budget\), 1 to compile, est. [0-9]+s \([0-9.]+ s a point, the mean of 6 compiles the cache recorded; 1 job\)$" rundry.txt ||
+  fail "run --dry-run: summary: $(tail -n 1 rundry.txt)"
 
 # A killed run leaves temporaries, never entries; a torn entry (record lost)
 # and a corrupt one (library changed) are built again.

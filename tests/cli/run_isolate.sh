@@ -36,6 +36,19 @@ assert sum(1 for x in ok if ".ipt8." in x["variant"]) == 6
 assert r["context"]["device"]["model"] == "fake-gpu"
 PY
 
+# With no --out the report goes to sortbench-out/<gpu-model>/<config name>.json,
+# never into results/ (committed reports); --out results/... still writes there.
+mkdir defaults && cd defaults
+CUDA_VISIBLE_DEVICES= "$bin" run --config ../iso.json --variants fake.radix.rb8.ipt8.tpb256 --isolate --fake-evaluator \
+  > out.txt 2> err.txt || fail "run with the default --out exited $?: $(tail -3 err.txt)"
+[ -s sortbench-out/fake-gpu/iso.json ] || fail "no report at sortbench-out/fake-gpu/iso.json: $(find . -type f)"
+grep -q '^report: sortbench-out/fake-gpu/iso.json (2 points, 0 failed)$' out.txt || fail "report line: $(cat out.txt)"
+[ ! -e results ] || fail "run wrote into results/: $(find results)"
+CUDA_VISIBLE_DEVICES= "$bin" run --config ../iso.json --variants fake.radix.rb8.ipt8.tpb256 --isolate --fake-evaluator \
+  --out results/fake-gpu/iso.json > /dev/null 2>&1 || fail "run --out results/fake-gpu/iso.json exited $?"
+[ -s results/fake-gpu/iso.json ] || fail "--out results/fake-gpu/iso.json: no report"
+cd ..
+
 # Bad input: one line, exit 2, nothing written.
 expect_bad() {
   local pattern=$1 rc=0 err

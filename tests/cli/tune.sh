@@ -66,7 +66,9 @@ hits=$(echo "$out" | sed -n 's/^strategy exhaustive: \([0-9]*\) evaluations, \([
 
 # 4. Two shards side by side, merged == unsharded; and by hand with sortbench merge.
 "$bin" tune --space space.json --fake-evaluator --devices 0,1 --out dev.json --cache dev.jsonl > /dev/null 2>&1
-[ "$(pick results/fake-gpu/best.json)" = "$(pick ref-best.json)" ] || fail "--devices merge differs from unsharded"
+# With no --best the picks go to sortbench-out/, never into the checkout's committed results/.
+[ "$(pick sortbench-out/fake-gpu/best.json)" = "$(pick ref-best.json)" ] || fail "--devices merge differs from unsharded"
+[ ! -e results ] || fail "--devices wrote into results/: $(find results)"
 python3 - dev.json ref.json <<'PY' || fail "--devices: the merged report lacks a shard's resources"
 import json, sys
 points = lambda f: set(json.load(open(f))["context"]["tune"]["resources"]["points"])
@@ -75,6 +77,17 @@ PY
 "$bin" tune --space space.json --fake-evaluator --devices 0,1 --out dev2.json --best dev2-best.json --cache dev.jsonl > /dev/null 2>&1
 [ "$(pick dev2-best.json)" = "$(pick ref-best.json)" ] || fail "--devices did not write --best"
 "$bin" merge --out m.json --best m-best.json dev.shard-0-of-2.json dev.shard-1-of-2.json > /dev/null
+rm -r sortbench-out
+"$bin" merge --out m2.json dev.shard-0-of-2.json dev.shard-1-of-2.json > /dev/null
+[ "$(pick sortbench-out/fake-gpu/best.json)" = "$(pick ref-best.json)" ] || fail "merge: no best.json at the default sortbench-out/fake-gpu/best.json"
+[ ! -e results ] || fail "merge wrote into results/: $(find results)"
+# A tune with no paths writes its report, best.json and cache below sortbench-out/<gpu-model>/.
+mkdir defaults && (cd defaults && "$bin" tune --space ../space.json --fake-evaluator > out.txt 2>&1) || fail "tune with default paths exited $?"
+for f in fake-gpu/fake-exhaustive.json fake-gpu/best.json fake-gpu/cache/fake.jsonl; do
+  [ -s "defaults/sortbench-out/$f" ] || fail "tune with default paths: no sortbench-out/$f: $(find defaults)"
+done
+grep -q '^report: sortbench-out/fake-gpu/fake-exhaustive.json$' defaults/out.txt || fail "tune: report line: $(cat defaults/out.txt)"
+[ ! -e defaults/results ] || fail "tune with default paths wrote into results/: $(find defaults/results)"
 [ "$(pick m-best.json)" = "$(pick ref-best.json)" ] || fail "sortbench merge differs from unsharded"
 "$bin" merge --caches ref.jsonl,crash.jsonl --cache-out joined.jsonl > /dev/null
 [ "$(wc -l < joined.jsonl)" -eq 301 ] || fail "merged caches should hold a header and 300 distinct keys"

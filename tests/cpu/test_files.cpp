@@ -10,6 +10,8 @@
 
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
+#include "sortbench/sort.hpp"
+#include "scoped_env.hpp"
 
 using namespace sortbench;
 namespace fs = std::filesystem;
@@ -132,4 +134,16 @@ TEST(Files, OutputsAreWrittenAllOrNothing) {
   o.add(s.path("blocked"), "--best", "best");
   EXPECT_NE(file_error_of([&] { o.commit(); }).find("--best: " + s.path("blocked") + ": cannot replace"), std::string::npos);
   EXPECT_EQ(s.listing(), before);
+}
+
+// Outputs nobody named go below sortbench-out/, never into results/ (committed
+// reports); best:FAMILY still reads results/<gpu-model>/best.json.
+TEST(Files, DefaultOutputsAreBelowSortbenchOutPerGpuModel) {
+  EXPECT_EQ(files::default_run_report("h100-80gb-hbm3", "quick"), "sortbench-out/h100-80gb-hbm3/quick.json");
+  EXPECT_EQ(files::default_tune_report("h200", "radix", "halving"), "sortbench-out/h200/radix-halving.json");
+  EXPECT_EQ(files::default_best("h200"), "sortbench-out/h200/best.json");
+  EXPECT_EQ(files::default_cache("h200", "radix"), "sortbench-out/h200/cache/radix.jsonl");
+  EXPECT_EQ(files::default_devices_report("radix", "exhaustive"), "sortbench-out/shards/radix-exhaustive.json");
+  const sortbench::test::ScopedEnv best("SORTBENCH_BEST_JSON", nullptr), dir("SORTBENCH_RESULTS_DIR", nullptr);
+  EXPECT_EQ(sortbench::detail::best_json_path("", "h200"), "results/h200/best.json");
 }

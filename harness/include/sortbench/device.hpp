@@ -27,7 +27,8 @@ struct DeviceInfo {
   double copy_gb_per_s = 0;  // measured device-to-device copy, bytes read + written
 };
 
-// True if a CUDA device is usable; otherwise *why says what the runtime said.
+// True if a CUDA device is usable; otherwise *why says what is missing, in
+// sortbench/gpu_status.hpp's words (host code, gpu_status.cpp).
 bool gpu_available(std::string* why);
 // Facts about the current device; measures copy bandwidth when asked (about 0.2 s).
 DeviceInfo query_device(bool measure_copy_bandwidth);

@@ -59,4 +59,17 @@ class Outputs {
 // Writes one output all or nothing (Outputs with a single file).
 void write_atomically(const std::string& path, const std::string& where, const std::string& text);
 
+// Where run, tune and merge write when no path is given: below sortbench-out/
+// in the current folder, one folder per GPU model. Never results/, whose
+// reports and best.json are committed: a first run in a checkout on an H100
+// would overwrite them. (best:FAMILY still reads results/<gpu-model>/best.json:
+// sortbench/sort.hpp.)
+inline constexpr const char* kDefaultOutDir = "sortbench-out";
+std::string default_run_report(const std::string& gpu_model, const std::string& config_name);
+std::string default_tune_report(const std::string& gpu_model, const std::string& space_name, const std::string& strategy);
+std::string default_best(const std::string& gpu_model);
+std::string default_cache(const std::string& gpu_model, const std::string& space_name);
+// A --devices tune's merged report: named before any shard has seen the GPU model.
+std::string default_devices_report(const std::string& space_name, const std::string& strategy);
+
 }  // namespace sortbench::files

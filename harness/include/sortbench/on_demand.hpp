@@ -108,6 +108,11 @@ Summary replace_placeholders_and_build(std::vector<Planned>& points, const Point
 // What a dry run says: how many points are compiled in, cached, to compile, pruned.
 Summary dry_plan(const std::vector<Planned>& points, const PointTypes& types, const Settings& settings);
 
+// The compile times (seconds) the cache folder's entries recorded (KEY.json
+// compile_s), for a dry run's estimate (sortbench/plan.hpp); none for a
+// folder that does not exist yet.
+std::vector<double> recorded_compile_times(const std::string& cache_dir);
+
 // For a dry run: registers the points to build as placeholders (they plan like
 // any variant, and a measurement of one fails) and the pruned ones as skips.
 void register_placeholders(const std::vector<Planned>& points);

@@ -12,6 +12,7 @@
 
 #include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
+#include "sortbench/gpu_status.hpp"
 #include "sortbench/on_demand.hpp"
 #include "sortbench/stats.hpp"
 #include "sortbench/variant.hpp"
@@ -84,8 +85,20 @@ struct SelfChild {
   std::vector<std::pair<std::string, std::string>> env;
 };
 std::vector<int> run_self_children(std::vector<SelfChild> children);
-// Throws std::runtime_error (exit 1) when no CUDA GPU is usable.
+// Throws std::runtime_error (exit 1) when no CUDA GPU is usable, naming what
+// is missing (no_gpu_line).
 void require_gpu();
+// "no usable CUDA GPU on this machine: no NVIDIA driver (...)": the one line of
+// every command that needs a GPU and finds none.
+std::string no_gpu_line(const GpuStatus& s);
+// The build, for sortbench --version and info: version, commit and dirty flag,
+// build type, lean or full grid, CUDA architectures and runtime, CCCL, compilers.
+std::string build_facts_text();
+// build_json() with the CCCL and CUDA runtime versions this binary was compiled against.
+nlohmann::json version_json();
+std::string cccl_version();
+// sortbench --version [--json]; anything else after it is bad input.
+int print_version(const std::vector<std::string>& args);
 // The worker process of tune and run --isolate (sortbench/worker.hpp) on the
 // GPU: measures each requested point with a Runner; exits after a point that
 // lost the CUDA context. Returns the exit code.

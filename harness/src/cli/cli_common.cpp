@@ -13,10 +13,13 @@
 #include <iomanip>
 #include <sstream>
 
+#include <cuda/version>
+
 #include "cli.hpp"
 #include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/build_info.hpp"
+#include "sortbench/gpu_status.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
 
@@ -265,9 +268,57 @@ double number_flag(const po::variables_map& vm, const char* flag, double lo, dou
   return v;
 }
 
+std::string no_gpu_line(const GpuStatus& s) { return "no usable CUDA GPU on this machine: " + s.text(); }
+
 void require_gpu() {
-  std::string why;
-  if (!gpu_available(&why)) throw std::runtime_error("no usable CUDA GPU on this machine (" + why + ")");
+  const GpuStatus s = gpu_status();
+  if (!s.usable) throw std::runtime_error(no_gpu_line(s));
+}
+
+std::string cccl_version() {
+  return std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
+         std::to_string(CCCL_PATCH_VERSION);
+}
+
+json version_json() {
+  json j = build_json();
+  j["cccl_version"] = cccl_version();
+  j["cuda_runtime_version"] = CUDART_VERSION;
+  return j;
+}
+
+std::string build_facts_text() {
+  const BuildInfo& b = build_info();
+  std::ostringstream os;
+  os << "sortbench      " << b.version << "\n"
+     << "commit         " << b.git_commit << (b.git_dirty ? " (dirty: uncommitted changes)" : "") << "\n"
+     << "build          " << b.build_type << ", "
+     << (b.full_grid ? "full grid (every parameter point compiled in)"
+                     : "lean (curated parameter points; others are built on demand, -DSORTBENCH_FULL_GRID=ON compiles all)")
+     << "\n"
+     << "CUDA           architectures " << b.cuda_architectures << ", runtime " << CUDART_VERSION / 1000 << "."
+     << CUDART_VERSION % 1000 / 10 << ", compiler " << b.cuda_compiler << "\n"
+     << "CCCL           " << cccl_version() << "\n"
+     << "C++ compiler   " << b.compiler << "\n"
+     << "variants       " << Registry::instance().all().size() << " registered (sortbench list)\n";
+  return os.str();
+}
+
+int print_version(const std::vector<std::string>& args) {
+  bool as_json = false;
+  for (const auto& a : args) {
+    if (a == "--json" && !as_json) {
+      as_json = true;
+      continue;
+    }
+    throw UsageError("sortbench --version: unexpected argument '" + a + "'" + (a == "--json" ? " (given twice)" : "") +
+                     "; expected nothing or --json");
+  }
+  if (as_json)
+    std::cout << version_json().dump(1) << "\n";
+  else
+    std::cout << build_facts_text();
+  return 0;
 }
 
 int serve_device_worker(const nlohmann::json& measure) {

@@ -1,9 +1,10 @@
-// sortbench info: the GPU, its measured copy bandwidth and the build.
+// sortbench info: the build, then the GPU and its measured copy bandwidth, or what
+// is missing where there is none (no driver, no GPU).
 #include <iomanip>
 #include <iostream>
 
 #include "cli.hpp"
-#include "sortbench/build_info.hpp"
+#include "sortbench/gpu_status.hpp"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -19,23 +20,31 @@ int cmd_info(const std::vector<std::string>& args, const std::string&) {
     std::cout << desc << "\n";
     return 0;
   }
-  require_gpu();
+  // The build is known without a GPU: say it, then what is missing (exit 1, a runtime failure).
+  const GpuStatus status = gpu_status();
+  if (!status.usable) {
+    if (vm.count("json"))
+      std::cout << json{{"build", version_json()}, {"device", nullptr}, {"device_error", status.text()}}.dump(1) << "\n";
+    else
+      std::cout << build_facts_text() << "GPU            none: " << status.missing << "\n";
+    std::cout.flush();
+    throw std::runtime_error(no_gpu_line(status));
+  }
   const DeviceInfo d = query_device(true);
-  json j = {{"device", device_json(d)}, {"build", build_json()}};
+  json j = {{"device", device_json(d)}, {"build", version_json()}};
   if (vm.count("json")) {
     std::cout << j.dump(1) << "\n";
     return 0;
   }
-  std::cout << "GPU            " << d.name << " (" << d.uuid << ")\n"
+  std::cout << build_facts_text()
+            << "GPU            " << d.name << " (" << d.uuid << "), model " << device_model_slug(d.name) << "\n"
             << "SMs            " << d.sm_count << ", compute capability " << d.cc_major << "." << d.cc_minor << "\n"
             << "L2             " << d.l2_bytes / 1024 / 1024 << " MiB\n"
             << "memory         " << std::fixed << std::setprecision(1) << double(d.total_mem) / (1 << 30) << " GiB, "
             << double(d.free_mem) / (1 << 30) << " GiB free, bus " << d.mem_bus_width_bits << " bits\n"
             << "clocks (peak)  SM " << d.sm_clock_peak_mhz << " MHz, memory " << d.mem_clock_peak_mhz << " MHz\n"
             << "driver         " << d.driver_version << ", runtime " << d.runtime_version << ", CCCL " << d.cccl_version << "\n"
-            << "copy bandwidth " << std::setprecision(0) << d.copy_gb_per_s << " GB/s (device to device, read + write)\n"
-            << "build          " << build_info().git_commit.substr(0, 12) << (build_info().git_dirty ? " (dirty)" : "")
-            << ", " << build_info().build_type << ", sm_" << build_info().cuda_architectures << "\n";
+            << "copy bandwidth " << std::setprecision(0) << d.copy_gb_per_s << " GB/s (device to device, read + write)\n";
   return 0;
 }
 

@@ -19,7 +19,7 @@ namespace {
 int cmd_merge(const std::vector<std::string>& args, const std::string&) {
   po::options_description desc("sortbench merge: join shard reports and caches\nusage: sortbench merge --out PATH REPORT...\nOptions");
   desc.add_options()("help,h", "this help")("out", po::value<std::string>(), "merged report path")(
-      "best", po::value<std::string>(), "best.json path for tune reports (default results/<gpu-model>/best.json)")(
+      "best", po::value<std::string>(), "best.json path for tune reports (default sortbench-out/<gpu-model>/best.json)")(
       "no-best", "do not write best.json")(
       "caches", po::value<std::string>(), "comma-separated cache files (JSON lines) to join")(
       "cache-out", po::value<std::string>(), "joined cache path (with --caches)");
@@ -79,8 +79,8 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
     if (is_tune && !vm.count("no-best")) {
       const tune::Space space = tune::parse_space(merged.context.at("config").dump(), inputs[0] + ": $.context.config");
       const json device = merged.context.value("device", json::object());
-      const std::string path = vm.count("best") ? vm["best"].as<std::string>()
-                                                : "results/" + device.value("model", "unknown-gpu") + "/best.json";
+      const std::string path =
+          vm.count("best") ? vm["best"].as<std::string>() : files::default_best(device.value("model", "unknown-gpu"));
       if (!vm.count("best")) output(path, "the default best.json path");
       const json best = tune::best_json(merged.results, space, device, {{"report", out}, {"tune", merged.context["tune"]}});
       writes.add(path, "--best", best.dump(2) + "\n");

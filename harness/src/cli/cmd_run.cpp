@@ -19,6 +19,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/nccl.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
@@ -75,13 +76,15 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "order", po::value<std::string>(), "ascending,descending")(
       "gpus", po::value<std::string>(), "CUDA ordinals each point spans, e.g. 0,1: distributed variants sort across them, "
                                         "single-GPU variants run on the first with all n keys")("seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")(
-      "out", po::value<std::string>(), "report path (default results/<gpu-model>/<config name>.json)")(
+      "out", po::value<std::string>(), "report path (default sortbench-out/<gpu-model>/<config name>.json; "
+                                      "--out results/<gpu-model>/NAME.json for a report to commit)")(
       "hot", "do not flush L2 before samples")("budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
       "isolate", "measure each point in a worker process: a point that faults (illegal address, trap, launch "
                  "failure) or kills its worker is recorded as failed with the error, and the sweep goes on in a "
                  "fresh worker")(
       "point-timeout", po::value<std::string>(), "with --isolate: seconds before a point that does not finish is failed (default 300)")(
-      "dry-run", "print the points and exit")(
+      "dry-run", "print every point, to measure or skipped with its reason, and an estimate of the time; run "
+                 "nothing (needs no GPU)")(
       "processes", "with --gpus: one process per GPU (this command started once per GPU as --world/--rank) instead of "
                    "one process driving them all")(
       "world", po::value<std::string>(), "one process per GPU under a launcher (srun, mpirun): the number of ranks")(
@@ -237,7 +240,12 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     return vs;
   };
   if (vm.count("dry-run")) {
-    if (!planned.empty()) std::cerr << "sortbench: " << on_demand::dry_plan(planned, types, jit).line() << "\n";
+    std::size_t to_compile = 0;
+    if (!planned.empty()) {
+      const on_demand::Summary od = on_demand::dry_plan(planned, types, jit);
+      std::cerr << "sortbench: " << od.line() << "\n";
+      to_compile = od.count("to_compile");
+    }
     if (!best_families.empty()) {
       std::string no_gpu;
       if (gpu_available(&no_gpu)) load_best(device_model_slug(query_device(false).name));
@@ -247,16 +255,23 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                                          : "the picks of " + best_path)
                 << "\n";
     }
-    std::size_t total = 0;
+    // Each point as the runner will take it: to measure, or skipped with the
+    // reason the report would record.
+    plan::Tally tally;
     for (const auto& w : workloads)
       for (auto* v : variants_for(w)) {
-        ++total;
+        const plan::Point p = plan::classify(*v, w);
+        tally.add(p);
         std::cout << v->label << " " << to_string(w.key) << "/" << to_string(w.value) << " " << to_string(w.order)
                   << " n=" << w.n << " " << w.dist.name();
         if (w.gpus() > 1) std::cout << " gpus=" << gpu_list_text(w.devices);
+        if (p.skip) std::cout << "  skipped: " << p.reason;
+        else if (!p.unchecked.empty()) std::cout << "  (own check needs the GPU; not run)";
         std::cout << "\n";
       }
-    std::cout << total << " points\n";
+    const plan::CompileEstimate compile = plan::estimate_compile(
+        to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
+    std::cout << plan::summary_line(tally, cfg.measure.budget_s, compile) << "\n";
     return 0;
   }
 
@@ -327,8 +342,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   std::size_t total = 0;
   for (const auto& w : workloads) total += variants_for(w).size();
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
-                                          : "results/" + device.value("model", device_model_slug(device_name)) + "/" +
-                                                cfg.name + ".json";
+                                          : files::default_run_report(device.value("model", device_model_slug(device_name)), cfg.name);
   if (!vm.count("out")) files::check_output(out, "the default report path", inputs);
   Report report;
   report.complete = false;

@@ -19,6 +19,7 @@
 #include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/tune.hpp"
 #include "sortbench/worker.hpp"
@@ -162,7 +163,7 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
   const Space space = parse_space(merged.context.at("config").dump(), out + ": $.context.config");
   const json best = best_json(merged.results, space, merged.context.value("device", json::object()),
                               {{"report", out}, {"tune", merged.context.value("tune", json::object())}});
-  const std::string best_path = best_arg.empty() ? "results/" + model + "/best.json" : best_arg;
+  const std::string best_path = best_arg.empty() ? files::default_best(model) : best_arg;
   files::Outputs writes;
   writes.add(out, "the merged report", report_to_json(merged).dump(1) + "\n");
   writes.add(best_path, "--best", best.dump(2) + "\n");
@@ -191,15 +192,16 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "values", po::value<std::string>(), "none,u32,u64")("dist", po::value<std::string>(), "distributions")(
       "seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")("hot", "do not flush L2 before samples")(
       "budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
-      "out", po::value<std::string>(), "report path (default results/<gpu-model>/<space name>-<strategy>.json)")(
-      "best", po::value<std::string>(), "best.json path (default results/<gpu-model>/best.json; not written by a shard)")(
-      "cache", po::value<std::string>(), "cache path (default results/cache/<gpu-model>/<space name>.jsonl)")(
+      "out", po::value<std::string>(), "report path (default sortbench-out/<gpu-model>/<space name>-<strategy>.json)")(
+      "best", po::value<std::string>(), "best.json path (default sortbench-out/<gpu-model>/best.json; --best results/<gpu-model>/best.json "
+                                      "for the picks best:FAMILY reads; not written by a shard)")(
+      "cache", po::value<std::string>(), "cache path (default sortbench-out/<gpu-model>/cache/<space name>.jsonl)")(
       "fresh", "measure everything again (new measurements are still appended to the cache)")(
       "shard", po::value<std::string>(), "I/N: tune only the points whose label hashes to shard I of N")(
       "devices", po::value<std::string>(), "comma-separated GPU ordinals: one shard per GPU, run side by side, then merged")(
       "point-timeout", po::value<std::string>(), "seconds before a point that does not finish is failed (default 300)")(
       "in-process", "measure in this process (no worker; a fault ends the tune)")(
-      "dry-run", "print the groups, points and pruned points, and exit (needs no GPU)");
+      "dry-run", "print the groups, points and pruned points and an estimate of the time, and exit (needs no GPU)");
   po::options_description hidden;
   hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
       "fake-delay", po::value<std::string>(), "")("fake-crash", po::value<std::string>(), "")(
@@ -269,7 +271,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   const double point_timeout = vm.count("point-timeout") ? number_flag(vm, "point-timeout", 0.001, 86400, false) : 300.0;
   if (vm.count("best") && vm.count("shard")) throw ConfigError("--best: a --shard run writes no best.json (sortbench merge does)");
   // Every path the tune reads or writes, before the GPU is asked: the defaults
-  // under results/<gpu-model>/ are checked once the model is known.
+  // under sortbench-out/<gpu-model>/ are checked once the model is known.
   std::vector<files::Input> inputs = {{vm["space"].as<std::string>(), "--space"}};
   for (const auto& path : check_key_files(space.sweep, vm.count("dist") ? std::string("--dist") : space.sweep.source))
     inputs.push_back({path, "the key file"});
@@ -288,8 +290,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   }
   // --devices: the shards' reports and the merged one are outputs too, checked
   // here, so no shard starts that would write over an input or another output.
-  const std::string tag = space.sweep.name + "-" + to_string(space.strategy.kind);
-  const std::string merged_out = vm.count("out") ? vm["out"].as<std::string>() : "results/shards/" + tag + ".json";
+  const std::string merged_out = vm.count("out") ? vm["out"].as<std::string>()
+                                                 : files::default_devices_report(space.sweep.name, to_string(space.strategy.kind));
   std::vector<std::string> shard_outs;
   if (!devices.empty()) {
     const std::string base = std::filesystem::path(merged_out).replace_extension().string();
@@ -330,7 +332,12 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
                                   shard, shards, dry_run);
   if (dry_run) {
     std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
-    if (space.on_demand) std::cout << on_demand::dry_plan(planned, types, jit).line() << "\n";
+    std::size_t to_compile = 0;
+    if (space.on_demand) {
+      const on_demand::Summary od = on_demand::dry_plan(planned, types, jit);
+      std::cout << od.line() << "\n";
+      to_compile = od.count("to_compile");
+    }
     std::size_t planned = 0, unchecked = 0;
     std::string check_error;  // the first error of a variant's own check
     for (const auto& g : groups) {
@@ -347,6 +354,10 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
         std::cout << "\n";
       }
       for (const auto& p : g.pruned) std::cout << "  pruned " << p.variant << ": " << p.reason << "\n";
+      // The runner skips every point of such a workload, with this reason.
+      for (const auto& w : g.workloads)
+        if (const std::string why = plan::workload_skip_reason(w); !why.empty())
+          std::cout << "  skipped workload n=" << w.n << " " << w.dist.name() << ": " << why << "\n";
       planned += planned_evaluations(space.strategy, g, space.baseline_labels.size());
       unchecked += g.unchecked.size();
     }
@@ -356,6 +367,16 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
                 << ") may still be pruned when the tune runs";
     std::cout << "\n";
     if (!resources) std::cout << "kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU\n";
+    const double budget = space.sweep.measure.budget_s;
+    const plan::CompileEstimate compile = plan::estimate_compile(
+        to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
+    std::ostringstream budget_text;
+    budget_text << budget;
+    // An upper bound: evaluations the cache already holds take no time, but
+    // which those are depends on the GPU model.
+    std::cout << "dry run: " << planned << " evaluations at most, est. measuring <= "
+              << duration_text(plan::measure_bound_s(planned, budget)) << " (" << planned << " x " << budget_text.str()
+              << " s budget; those in the cache take none), " << compile.text() << "\n";
     return 0;
   }
 
@@ -399,10 +420,11 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     eval = std::move(w);
   }
   const std::string model = device.value("model", "unknown-gpu");
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/" + model + "/" + tag + ".json";
-  const std::string best_path = vm.count("best") ? vm["best"].as<std::string>() : "results/" + model + "/best.json";
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>()
+                                          : files::default_tune_report(model, space.sweep.name, to_string(space.strategy.kind));
+  const std::string best_path = vm.count("best") ? vm["best"].as<std::string>() : files::default_best(model);
   const std::string cache_path =
-      vm.count("cache") ? vm["cache"].as<std::string>() : "results/cache/" + model + "/" + space.sweep.name + ".jsonl";
+      vm.count("cache") ? vm["cache"].as<std::string>() : files::default_cache(model, space.sweep.name);
   if (!vm.count("out")) output(out, "the default report path");
   if (!vm.count("best") && shards == 1) output(best_path, "the default best.json path");
   if (!vm.count("cache")) {

@@ -17,6 +17,7 @@ namespace {
 void usage(std::ostream& os) {
   os << "usage: sortbench <command> [options]\n";
   for (const auto& c : cli::commands()) os << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  os << "  --version the build: version, commit, build type, CUDA architectures, CCCL (--json)\n";
   os << "sortbench <command> --help for its options\n";
 }
 
@@ -37,6 +38,7 @@ int run_command(int argc, char** argv) {
       usage(std::cout);
       return 0;
     }
+    if (cmd == "--version") return cli::print_version(args);
     for (const auto& c : cli::commands())
       if (cmd == c.name) return c.run(args, command_line);
     std::cerr << "sortbench: unknown command '" << cmd << "'; expected one of " << names << "\n";

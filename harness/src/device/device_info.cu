@@ -9,20 +9,6 @@
 
 namespace sortbench {
 
-bool gpu_available(std::string* why) {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    if (why) *why = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e);
-    return false;
-  }
-  if (count == 0) {
-    if (why) *why = "cudaGetDeviceCount found no CUDA device";
-    return false;
-  }
-  return true;
-}
-
 std::string device_model_slug(const std::string& name) {
   std::string s;
   for (char c : name) {

@@ -19,6 +19,7 @@
 #include "sortbench/device.hpp"
 #include "sortbench/distributed.hpp"
 #include "sortbench/nccl.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
 
 namespace sortbench {
@@ -338,7 +339,7 @@ std::string DistributedRunner::prepare(const Workload& w) {
   release();
   if (!unavailable_.empty()) return s.workload_skip = unavailable_;
   if (!lost_.empty()) return s.workload_skip = "CUDA context lost earlier: " + lost_;
-  if (auto why = distribution_skip_reason(w.dist, w.key); !why.empty()) return s.workload_skip = why;
+  if (auto why = plan::workload_skip_reason(w); !why.empty()) return s.workload_skip = why;
   const int g = s.g();
   const std::size_t L = s.local();
   s.shard_n.assign(L, 0);

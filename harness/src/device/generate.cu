@@ -144,12 +144,6 @@ unsigned grid_for(std::size_t n) {
 
 }  // namespace
 
-std::string distribution_skip_reason(const Distribution& d, KeyType k) {
-  if (d.kind == DistKind::normal && !is_float(k))
-    return "distribution normal applies to float keys only (f16, bf16, f32, f64)";
-  return {};
-}
-
 void generate_keys(const Workload& w, void* d_keys, cudaStream_t s) { generate_key_range(w, 0, w.n, d_keys, s); }
 
 void generate_key_range(const Workload& w, std::size_t first, std::size_t count, void* d_keys, cudaStream_t s) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sortbench/device.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
 
 namespace sortbench {
@@ -123,7 +124,7 @@ std::string Runner::prepare(const Workload& w) {
   for (DeviceBuffer* b : {&s.pristine_keys, &s.pristine_values, &s.keys_in, &s.keys_out, &s.values_in, &s.values_out})
     b->reset();
   if (!lost_.empty()) return s.workload_skip = "CUDA context lost earlier: " + lost_;
-  if (auto why = distribution_skip_reason(w.dist, w.key); !why.empty()) return s.workload_skip = why;
+  if (auto why = plan::workload_skip_reason(w); !why.empty()) return s.workload_skip = why;
   const std::size_t kb = w.n * key_bytes(w.key), vb = w.n * value_bytes(w.value);
   const std::size_t need = 3 * (kb + vb);
   std::size_t free_b = 0, total_b = 0;
