@@ -14,7 +14,14 @@ if [ "${1:-}" = --target ]; then
   shift 2
 fi
 build=${BUILD_DIR:-build}
+# SORTBENCH_COMPILE_TIMES=FILE: every compile's seconds go to FILE (tools/time_compile.sh;
+# tools/compile_times.py makes the table of docs/build-times.md).
+timing=()
+if [ -n "${SORTBENCH_COMPILE_TIMES:-}" ]; then
+  export SORTBENCH_COMPILE_TIMES
+  timing=(-DCMAKE_CUDA_COMPILER_LAUNCHER="$PWD/tools/time_compile.sh" -DCMAKE_CXX_COMPILER_LAUNCHER="$PWD/tools/time_compile.sh")
+fi
 # -B after the preset replaces its binaryDir, so BUILD_DIR keeps the preset's settings.
-cmake --preset default -B "$build" "$@" >/dev/null
+cmake --preset default -B "$build" "${timing[@]}" "$@" >/dev/null
 # Not the build preset: it knows only build/, and without -j make builds one file at a time.
 cmake --build "$build" -j"$(nproc)" "${target[@]}"

@@ -38,7 +38,9 @@ def source_of(obj):
     """CMakeFiles/sortbench_variants.dir/variants/radix/x.cu.o -> variants/radix/x.cu"""
     name = obj
     if ".dir/" in name:
-        name = name.split(".dir/", 1)[1]
+        target, name = name.split(".dir/", 1)
+        if name.startswith("Unity/"):  # a unity batch: name its target
+            name = f"{target.rsplit('/', 1)[-1]} {name}"
     return name[:-2] if name.endswith(".o") else name
 
 

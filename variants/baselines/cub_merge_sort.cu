@@ -1,7 +1,6 @@
 // Baselines: cub::DeviceMergeSort::SortKeysCopy / SortPairsCopy with the
 // harness's key order as the comparator (the reference for comparison sorts),
-// with 32- and 64-bit num_items. Like our comparison sorts, one instantiation
-// per key width with the key type's map and the order chosen at run time.
+// with 32- and 64-bit num_items.
 #include <limits>
 
 #include "cub_merge_sort.cuh"
@@ -31,7 +30,7 @@ VariantInfo cub_merge_sort_info() {
   // 4096 is the tile we count merge passes from.
   v.bytes_per_key = [](const Problem& p) { return traffic::merge(p, 4096); };
   v.make = [](const Problem& p) {
-    return with_key_bits(p.key, [&](auto tag) { return make_cub_merge_sort<typename decltype(tag)::type, Offset>(p); });
+    return with_key_type(p.key, [&](auto tag) { return make_cub_merge_sort<typename decltype(tag)::type, Offset>(p); });
   };
   return v;
 }

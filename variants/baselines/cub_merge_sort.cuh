@@ -11,12 +11,12 @@
 namespace sortbench::baselines {
 
 // SortKeysCopy / SortPairsCopy with the harness's key order as the comparator.
-template <class Bits, class Offset>
-std::unique_ptr<Instance> make_cub_merge_sort(const Problem& p);  // keys of Bits' width
+template <class Key, class Offset>
+std::unique_ptr<Instance> make_cub_merge_sort(const Problem& p);
 
 }  // namespace sortbench::baselines
 
-#define SORTBENCH_CUB_MERGE_SORT_INSTANTIATE(Bits, Offset)                              \
+#define SORTBENCH_CUB_MERGE_SORT_INSTANTIATE(Key, Offset)                              \
   namespace sortbench::baselines {                                                    \
-  template std::unique_ptr<Instance> make_cub_merge_sort<Bits, Offset>(const Problem&); \
+  template std::unique_ptr<Instance> make_cub_merge_sort<Key, Offset>(const Problem&); \
   }

@@ -34,13 +34,11 @@ VariantInfo thrust_sort_info() {
 VariantInfo thrust_sort_comparator_info() {
   VariantInfo v = thrust_info();
   v.label = "thrust.sort_comparator";
-  v.description =
-      "thrust::sort / sort_by_key with a user comparator (Thrust's merge sort): the key order of key_traits.cuh, "
-      "chosen at run time, on the key's bits";
+  v.description = "thrust::sort / sort_by_key with a user comparator (Thrust's merge sort)";
   v.stable = false;  // thrust::sort promises no stability
   v.bytes_per_key = [](const Problem& p) { return traffic::merge(p, 4096); };
   v.make = [](const Problem& p) {
-    return with_key_bits(p.key, [&](auto tag) { return make_thrust_sort_comparator<typename decltype(tag)::type>(p); });
+    return with_key_type(p.key, [&](auto tag) { return make_thrust_sort_comparator<typename decltype(tag)::type>(p); });
   };
   return v;
 }

@@ -13,8 +13,8 @@ namespace sortbench::baselines {
 
 template <class Key>
 std::unique_ptr<Instance> make_thrust_sort(const Problem& p);             // less / greater
-template <class Bits>
-std::unique_ptr<Instance> make_thrust_sort_comparator(const Problem& p);  // RunTimeOrderedLess on the key's bits
+template <class Key>
+std::unique_ptr<Instance> make_thrust_sort_comparator(const Problem& p);  // OrderedLess / OrderedGreater
 
 }  // namespace sortbench::baselines
 

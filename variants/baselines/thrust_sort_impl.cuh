@@ -13,7 +13,7 @@ namespace sortbench::baselines {
 template <class Key, class Value, class Compare>
 class ThrustSort final : public Instance {
  public:
-  ThrustSort(const Problem& p, Compare compare) : p_(p), compare_(compare) {}
+  explicit ThrustSort(const Problem& p) : p_(p) {}
   std::size_t temp_bytes(const Buffers& b, cudaStream_t s) override {
     RecordingAllocator rec;
     sort(b, rec, s);
@@ -31,38 +31,36 @@ class ThrustSort final : public Instance {
     auto* k = static_cast<Key*>(b.keys_out);
     const auto policy = thrust::cuda::par_nosync(alloc).on(s);
     if constexpr (kHasValues<Value>) {
-      thrust::sort_by_key(policy, k, k + p_.n, static_cast<Value*>(b.values_out), compare_);
+      thrust::sort_by_key(policy, k, k + p_.n, static_cast<Value*>(b.values_out), Compare{});
     } else {
-      thrust::sort(policy, k, k + p_.n, compare_);
+      thrust::sort(policy, k, k + p_.n, Compare{});
     }
     cuda_check(cudaGetLastError(), "thrust::sort");
   }
   Problem p_;
-  Compare compare_;
 };
+
+template <class Key, template <class> class Less, template <class> class Greater>
+std::unique_ptr<Instance> make_thrust(const Problem& p) {
+  return with_value_type(p.value, [&](auto value_tag) -> std::unique_ptr<Instance> {
+    using V = typename decltype(value_tag)::type;
+    if (p.order == Order::descending) return std::make_unique<ThrustSort<Key, V, Greater<Key>>>(p);
+    return std::make_unique<ThrustSort<Key, V, Less<Key>>>(p);
+  });
+}
 
 // Radix path: thrust::less / thrust::greater on arithmetic keys (and __half,
 // __nv_bfloat16, which Thrust also sends to CUB's radix sort).
+template <class K> using DefaultLess = thrust::less<K>;
+template <class K> using DefaultGreater = thrust::greater<K>;
+
 template <class Key>
 std::unique_ptr<Instance> make_thrust_sort(const Problem& p) {
-  return with_value_type(p.value, [&](auto value_tag) -> std::unique_ptr<Instance> {
-    using V = typename decltype(value_tag)::type;
-    if (p.order == Order::descending)
-      return std::make_unique<ThrustSort<Key, V, thrust::greater<Key>>>(p, thrust::greater<Key>{});
-    return std::make_unique<ThrustSort<Key, V, thrust::less<Key>>>(p, thrust::less<Key>{});
-  });
+  return make_thrust<Key, DefaultLess, DefaultGreater>(p);
 }
-// Merge path: the harness's key order as a comparator, one instantiation per
-// key width (Bits: the key's unsigned word), the key type's map and the order
-// chosen at run time, as for the comparison sorts of ours it is measured
-// beside (common/instance.cuh).
-template <class Bits>
+template <class Key>
 std::unique_ptr<Instance> make_thrust_sort_comparator(const Problem& p) {
-  const auto less = RunTimeOrderedLess<Bits>::of(key_kind(p.key), p.order == Order::descending);
-  return with_value_type(p.value, [&](auto value_tag) -> std::unique_ptr<Instance> {
-    using V = typename decltype(value_tag)::type;
-    return std::make_unique<ThrustSort<Bits, V, RunTimeOrderedLess<Bits>>>(p, less);
-  });
+  return make_thrust<Key, OrderedLess, OrderedGreater>(p);
 }
 
 }  // namespace sortbench::baselines

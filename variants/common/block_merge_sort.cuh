@@ -39,8 +39,6 @@ template <class T>
 constexpr bool kEqualKeysIdentical<OrderedLess<T>> = true;
 template <class T>
 constexpr bool kEqualKeysIdentical<OrderedGreater<T>> = true;
-template <class Bits>
-constexpr bool kEqualKeysIdentical<RunTimeOrderedLess<Bits>> = true;
 
 template <class Policy, class Key, class Value, class Less>
 struct BlockSortTile {

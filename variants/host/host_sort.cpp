@@ -1,8 +1,6 @@
 // Host baselines: std::sort and a parallel sort (__gnu_parallel::sort with
 // OpenMP where available, else std::sort) over the same workloads, with the
-// harness's key order (key_traits.cuh) as a run-time comparator on the key's
-// bits, as the comparison sorts on the GPU: one instantiation per key width,
-// not per key type and order (a twelfth of this file's build time).
+// harness's key order (OrderedLess / OrderedGreater of key_traits.cuh).
 // Opt-in: selected only by a pattern that names the "host" family. Pairs
 // are sorted as (key, value) records. Neither is stable.
 #include <algorithm>
@@ -41,7 +39,7 @@ void host_sort(Algo a, It first, It last, Cmp cmp) {
 template <class Key, class Value, class Less>
 class HostSort final : public Instance {
  public:
-  HostSort(const Problem& p, Algo a, Less less) : p_(p), algo_(a), less_(less) {}
+  HostSort(const Problem& p, Algo a) : p_(p), algo_(a) {}
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return 0; }
   void run(const Buffers& b, void*, std::size_t, cudaStream_t) override {
     auto* kin = static_cast<Key*>(b.keys_in);
@@ -49,7 +47,7 @@ class HostSort final : public Instance {
     const std::size_t n = p_.n;
     if constexpr (!kHasValues<Value>) {
       std::memcpy(kout, kin, n * sizeof(Key));
-      host_sort(algo_, kout, kout + n, less_);
+      host_sort(algo_, kout, kout + n, Less{});
     } else {
       // Pairs are sorted as (key, value) records; the vector is kept across
       // samples so only the first run allocates.
@@ -57,7 +55,7 @@ class HostSort final : public Instance {
       const auto* vin = static_cast<const Value*>(b.values_in);
       auto* vout = static_cast<Value*>(b.values_out);
       for (std::size_t i = 0; i < n; ++i) recs_[i] = {kin[i], vin[i]};
-      host_sort(algo_, recs_.begin(), recs_.end(), [less = less_](const Rec& x, const Rec& y) { return less(x.k, y.k); });
+      host_sort(algo_, recs_.begin(), recs_.end(), [](const Rec& x, const Rec& y) { return Less{}(x.k, y.k); });
       for (std::size_t i = 0; i < n; ++i) {
         kout[i] = recs_[i].k;
         vout[i] = recs_[i].v;
@@ -72,19 +70,17 @@ class HostSort final : public Instance {
   };
   Problem p_;
   Algo algo_;
-  Less less_;
   std::vector<Rec> recs_;
 };
 
 template <Algo A>
 std::unique_ptr<Instance> make_host(const Problem& p) {
-  return with_key_bits(p.key, [&](auto tag) -> std::unique_ptr<Instance> {
-    using Bits = typename decltype(tag)::type;
-    using Less = RunTimeOrderedLess<Bits>;
-    const Less less = Less::of(key_kind(p.key), p.order == Order::descending);
+  return with_key_type(p.key, [&](auto tag) -> std::unique_ptr<Instance> {
+    using K = typename decltype(tag)::type;
     return with_value_type(p.value, [&](auto value_tag) -> std::unique_ptr<Instance> {
       using V = typename decltype(value_tag)::type;
-      return std::make_unique<HostSort<Bits, V, Less>>(p, A, less);
+      if (p.order == Order::descending) return std::make_unique<HostSort<K, V, OrderedGreater<K>>>(p, A);
+      return std::make_unique<HostSort<K, V, OrderedLess<K>>>(p, A);
     });
   });
 }

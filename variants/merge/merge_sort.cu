@@ -1,31 +1,43 @@
-// Registers the merge sort of PMPP 13.7 (merge_sort.cuh) at its curated
-// policy points; -DSORTBENCH_FULL_GRID adds the rest of the space.
+// Registers the merge sort of PMPP 13.7 (merge_sort.cuh) at its default point
+// (-DSORTBENCH_FULL_GRID: its curated points) and declares its family space:
+// any other point is built on demand.
 #include "merge/merge_sort.cuh"
-#include "sortbench/traffic.hpp"
+#include "sortbench/family_space.hpp"
 
 namespace sortbench::merge {
 namespace {
 
-template <int BlockThreads, int ItemsPerThread>
-VariantInfo merge_sort_info() {
-  using Policy = common::MergeSortPolicy<BlockThreads, ItemsPerThread>;
-  VariantInfo v;
-  v.params = {{"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
-              {"block_threads", "tpb", std::to_string(BlockThreads)}};
-  v.label = "merge.merge_path." + param_label(v.params);
-  v.family = "merge";
-  v.description =
-      "block-sorted tiles, then merge passes split by co-rank (merge path); the key order of key_traits.cuh as a "
-      "run-time comparator, one kernel per key width";
-  v.seed = "000 PMPP 13.7 Fig. 13.11 (co-rank merge of ch. 12)";
-  v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
-  v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
-  v.descending = true;
-  v.stable = true;
-  v.tile_keys = Policy::kTileItems;
-  v.bytes_per_key = [](const Problem& p) { return traffic::merge(p, Policy::kTileItems); };
-  v.make = common::make_entry_instance<MergeSortEntry<Policy>::template Sort, true, AllKeyTypes, true>;
-  return v;
+// The family space of the merge-path sort: every point of it not compiled in
+// is built on demand (sortbench/on_demand.hpp) from the translation unit below.
+FamilySpace merge_path_family_space() {
+  FamilySpace s;
+  s.method = "merge.merge_path";
+  s.family = "merge";
+  s.axes = MergePathSpace::axes();
+  s.why_not = [](const SpacePoint& p, const PointTypes& types, std::size_t per_block, std::size_t, int) -> std::string {
+    const int ipt = int(p[0]), tpb = int(p[1]);
+    if (const char* e = MergePathSpace::shape_error(ipt, tpb)) return e;
+    std::string first;
+    for (KeyType k : types.keys)
+      for (ValueType v : types.values) {
+        const std::size_t smem = MergePathSpace::smem_bytes(ipt, tpb, key_bytes(k), value_bytes(v));
+        if (smem <= per_block) return {};
+        if (first.empty())
+          first = to_string(k) + (v == ValueType::none ? " keys" : " keys with " + to_string(v) + " values") +
+                  " need " + std::to_string(smem) + " B of shared memory per block; the GPU has " +
+                  std::to_string(per_block);
+      }
+    return first;
+  };
+  // The comparators are per key type and order: only the sweep's key types are built.
+  s.translation_unit = [](const SpacePoint& p, const std::vector<KeyType>& keys) {
+    std::string set;
+    for (KeyType k : keys) set += (set.empty() ? "KeyType::" : ", KeyType::") + to_string(k);
+    return "#include \"merge/merge_sort.cuh\"\nnamespace sortbench::merge {\n"
+           "SORTBENCH_REGISTER_VARIANT(merge_sort_info<" +
+           std::to_string(p[1]) + ", " + std::to_string(p[0]) + ", KeyTypeSet<" + set + ">>());\n}\n";
+  };
+  return s;
 }
 
 }  // namespace
@@ -44,4 +56,5 @@ SORTBENCH_REGISTER_VARIANT(merge_sort_info<512, 9>());
 SORTBENCH_REGISTER_VARIANT(merge_sort_info<512, 15>());
 #endif
 
+SORTBENCH_REGISTER_FAMILY_SPACE(merge_path_family_space());
 }  // namespace sortbench::merge

@@ -14,6 +14,8 @@
 #include "../common/block_merge_sort.cuh"
 #include "../common/chained_launch.cuh"
 #include "../common/instance.cuh"
+#include "sortbench/family_space.hpp"
+#include "sortbench/traffic.hpp"
 
 namespace sortbench::merge {
 
@@ -145,5 +147,57 @@ struct MergeSortEntry {
     }
   };
 };
+
+// The parameter space of the merge-path sort, declared once: the label's
+// axes in label order, the shapes the kernels take and the shared memory a
+// point needs (common::TileSmem), for points not compiled yet.
+struct MergePathSpace {
+  static std::vector<SpaceAxis> axes() {
+    std::vector<long long> ipt;
+    for (long long x = 1; x <= 32; ++x) ipt.push_back(x);
+    return {{"items_per_thread", "ipt", ipt, std::nullopt},
+            {"block_threads", "tpb", {32, 64, 128, 256, 512, 1024}, std::nullopt}};
+  }
+  static constexpr const char* shape_error(int ipt, int tpb) {
+    if (ipt < 1 || ipt > 32) return "items_per_thread outside 1..32";
+    if (tpb < 32 || tpb > 1024 || (tpb & (tpb - 1))) return "block_threads not a power of two from 32 to 1024";
+    return nullptr;
+  }
+  static constexpr std::size_t smem_bytes(int ipt, int tpb, std::size_t key_bytes, std::size_t value_bytes) {
+    const std::size_t tile = std::size_t(ipt) * tpb;
+    return ((tile + 1) * key_bytes + 15) / 16 * 16 + (tile * value_bytes + 15) / 16 * 16;
+  }
+};
+
+template <KeyType... Ks>
+std::vector<KeyType> key_types_of(KeyTypeSet<Ks...>) {
+  return {Ks...};
+}
+
+// The variant at one point: the key types of KeySet (an on-demand point
+// builds those its sweep sorts), keys alone or with u32 or u64 values, both
+// orders, stable.
+template <int BlockThreads, int ItemsPerThread, class KeySet = AllKeyTypes>
+VariantInfo merge_sort_info() {
+  using Policy = common::MergeSortPolicy<BlockThreads, ItemsPerThread>;
+  static_assert(MergePathSpace::smem_bytes(ItemsPerThread, BlockThreads, 8, 8) ==
+                    common::TileSmem<Policy, std::uint64_t, std::uint64_t>::kBytes,
+                "MergePathSpace::smem_bytes and TileSmem disagree");
+  VariantInfo v;
+  v.params = {{"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
+              {"block_threads", "tpb", std::to_string(BlockThreads)}};
+  v.label = "merge.merge_path." + param_label(v.params);
+  v.family = "merge";
+  v.description = "block-sorted tiles, then merge passes split by co-rank (merge path); comparator OrderedLess/Greater";
+  v.seed = "000 PMPP 13.7 Fig. 13.11 (co-rank merge of ch. 12)";
+  v.key_types = key_types_of(KeySet{});
+  v.value_types = {std::begin(kAllValueTypes), std::end(kAllValueTypes)};
+  v.descending = true;
+  v.stable = true;
+  v.tile_keys = Policy::kTileItems;
+  v.bytes_per_key = [](const Problem& p) { return traffic::merge(p, Policy::kTileItems); };
+  v.make = common::make_entry_instance<MergeSortEntry<Policy>::template Sort, true, KeySet, true>;
+  return v;
+}
 
 }  // namespace sortbench::merge

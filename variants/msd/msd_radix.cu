@@ -21,15 +21,14 @@ struct MsdRadixPolicy {
   using BucketSort = common::MergeSortPolicy<256, 15>;
 };
 
-template <class Key, int RadixBits, class Less>
+template <class Key, int RadixBits>
 struct TopDigitBucketer {
-  Less less;  // RunTimeOrderedLess: its order-preserving bits give the digit
   __host__ __device__ static std::size_t hist_bytes(int num_buckets) { return std::size_t(num_buckets) * 4; }
   __host__ __device__ static std::size_t state_bytes(int) { return 0; }
   __host__ __device__ int num_buckets() const { return 1 << RadixBits; }
   __device__ void load(unsigned char*) {}
   __device__ __forceinline__ int operator()(const Key& k) const {
-    return int(less.ordered(k) >> (int(sizeof(Key) * 8) - RadixBits));
+    return int(KeyTraits<Key>::ordered(k) >> (KeyTraits<Key>::kBits - RadixBits));
   }
 };
 
@@ -46,8 +45,7 @@ struct MsdRadixEntry {
         return plan.prepare_smem();
       }
       if (n == 0) return cudaSuccess;
-      return plan.run(temp, kin, vin, kout, vout, TopDigitBucketer<Key, Policy::kRadixBits, Less>{less}, false, less,
-                      s);
+      return plan.run(temp, kin, vin, kout, vout, TopDigitBucketer<Key, Policy::kRadixBits>{}, false, less, s);
     }
   };
 };

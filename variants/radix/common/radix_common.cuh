@@ -22,8 +22,20 @@ namespace sortbench::radix {
 
 // Kernels are instantiated per key width only (u8, u16, u32, u64 bits);
 // which of the three maps of key_traits.cuh applies is a run-time,
-// block-uniform choice (KeyKind; f16 and bf16 share the sign-magnitude map of
-// every float). That keeps the instantiations (and the build) at a third.
+// block-uniform choice (f16 and bf16 share the sign-magnitude map of every
+// float). That keeps the instantiations (and the build) at a third.
+enum class KeyKind : int { unsigned_int, signed_int, floating };
+
+inline KeyKind key_kind(KeyType k) {
+  if (is_float(k)) return KeyKind::floating;
+  switch (k) {
+    case KeyType::i8:
+    case KeyType::i16:
+    case KeyType::i32:
+    case KeyType::i64: return KeyKind::signed_int;
+    default: return KeyKind::unsigned_int;
+  }
+}
 
 // The descending complement of the digit at `shift`: the digit's bits of ~0,
 // only those inside the key (the top digit of 11-bit digits on 32-bit keys

@@ -106,51 +106,6 @@ SORTBENCH_HD typename KeyTraits<T>::UnsignedBits ordered_bits(T k, bool descendi
   return descending ? decltype(b)(~b) : b;
 }
 
-// Which of the three maps above a key type takes. Kernels instantiated per key
-// width (the radix family, the comparison sorts) choose it at run time, a
-// block-uniform branch, so one instantiation serves every key type of a width.
-enum class KeyKind : int { unsigned_int, signed_int, floating };
-
-inline KeyKind key_kind(KeyType k) {
-  if (is_float(k)) return KeyKind::floating;
-  switch (k) {
-    case KeyType::i8:
-    case KeyType::i16:
-    case KeyType::i32:
-    case KeyType::i64: return KeyKind::signed_int;
-    default: return KeyKind::unsigned_int;
-  }
-}
-
-// The order of the keys of one width as a run-time value: the map of the key
-// type and the direction, the same order as OrderedLess/OrderedGreater of the
-// key type. Comparison sorts instantiated per width (common/instance.cuh)
-// compare with it, so ascending and descending and all key types of a width
-// are one kernel. The map is three masks, not a branch on the kind: with a
-// branch nvcc unswitched the merge loops into a copy per kind and order, which
-// cost more compile time than the instantiations it replaced.
-template <class Bits>
-struct RunTimeOrderedLess {
-  Bits zero_fix = 0;  // floats: -0.0 (the sign bit alone) compares as +0.0; 0 for integers (a no-op)
-  Bits flip_pos = 0;  // xor for keys whose top bit is clear
-  Bits flip_neg = 0;  // xor for keys whose top bit is set
-
-  static RunTimeOrderedLess of(KeyKind kind, bool descending) {
-    const Bits sign = sign_bit<Bits>(), all = Bits(~Bits(0)), dir = descending ? all : Bits(0);
-    RunTimeOrderedLess o;
-    o.zero_fix = kind == KeyKind::floating ? sign : Bits(0);
-    o.flip_pos = Bits((kind == KeyKind::unsigned_int ? Bits(0) : sign) ^ dir);
-    o.flip_neg = Bits((kind == KeyKind::unsigned_int ? Bits(0) : kind == KeyKind::signed_int ? sign : all) ^ dir);
-    return o;
-  }
-  SORTBENCH_HD Bits ordered(Bits b) const {
-    b = b == zero_fix ? Bits(0) : b;
-    const Bits neg = Bits(Bits(0) - Bits(b >> (sizeof(Bits) * 8 - 1)));
-    return Bits(b ^ ((neg & flip_neg) | (Bits(~neg) & flip_pos)));
-  }
-  SORTBENCH_HD bool operator()(const Bits& a, const Bits& b) const { return ordered(a) < ordered(b); }
-};
-
 // Strict weak order on keys matching CUB's radix order (for comparison sorts).
 template <class T>
 struct OrderedLess {
