@@ -2,7 +2,6 @@
 // (-DSORTBENCH_FULL_GRID: its curated points) and declares its family space:
 // any other point is built on demand.
 #include "merge/merge_sort.cuh"
-#include "sortbench/family_space.hpp"
 
 namespace sortbench::merge {
 namespace {
