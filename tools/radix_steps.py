@@ -140,13 +140,30 @@ def f_ratio(x):
     return "-" if x is None else f"{x:.2f}x"
 
 
-def tuned_pick(best_json, key, value, n, order="ascending"):
-    """The variant best.json names for this workload and size, or None."""
+def class_of(best_json, key, dist):
+    """The input class best.json's tune put a distribution in (its entries'
+    "distributions", the key type's first), else spread, as best:FAMILY
+    reads it (docs/tune.md "Input classes")."""
+    entries = (best_json or {}).get("entries", [])
+    for same_key in (True, False):
+        for e in entries:
+            if "class" in e and dist in e.get("distributions", []) and (not same_key or e.get("key") == key):
+                return e["class"]
+    return "spread"
+
+
+def tuned_pick(best_json, key, value, n, order="ascending", input_class="spread"):
+    """The variant best.json names for this workload and size, or None: an
+    entry of the input class first, then one for every input."""
+    found = None
     for e in (best_json or {}).get("entries", []):
         if (e.get("key"), e.get("value"), e.get("order", "ascending")) == (key, value, order) \
                 and e.get("n_min", 0) <= n <= e.get("n_max", 0):
-            return e.get("variant")
-    return None
+            if e.get("class") == input_class:
+                return e.get("variant")
+            if "class" not in e and found is None:
+                found = e.get("variant")
+    return found
 
 
 def step_table(tab, key, value, dist, sizes, best_json=None):
@@ -199,7 +216,7 @@ def tuned_row(tab, key, value, dist, sizes, best_json, prev):
     cells = ["**final: `sortbench::sort` (this GPU's best.json)**", "tuned"]
     for s in sizes:
         point = tab.at(key, value, dist, 1 << s)
-        label = tuned_pick(best_json, key, value, 1 << s)
+        label = tuned_pick(best_json, key, value, 1 << s, input_class=class_of(best_json, key, dist))
         r = point.get(label) if label else None
         g = gk(r)
         cells += [f"`{label}`" if label else "- (not tuned)", f_gk(g), f_vs(tab, ratio_to_cub(r, point, tab)),

@@ -12,8 +12,40 @@ namespace sortbench {
 // Host code, though declared with the device side (device.hpp): the runners and
 // the plan both ask it.
 std::string distribution_skip_reason(const Distribution& d, KeyType k) {
-  if (d.kind == DistKind::normal && !is_float(k))
-    return "distribution normal applies to float keys only (f16, bf16, f32, f64)";
+  const int bits = int(key_bytes(k) * 8);
+  const std::string type = to_string(k);
+  switch (d.kind) {
+    case DistKind::normal:
+      if (!is_float(k)) return "distribution normal applies to float keys only (f16, bf16, f32, f64)";
+      break;
+    case DistKind::range: {
+      if (is_float(k)) {
+        const double max = bits == 16 ? 65504.0 : bits == 32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+        if (d.range_lo < -max || d.range_hi > max) return d.name() + " is outside the finite range of " + type;
+        break;
+      }
+      if (!d.range_integers) return d.name() + ": integer keys (" + type + ") need integer bounds";
+      // [lo, hi) within the type: lo >= min, hi <= max + 1.
+      const bool is_signed = is_signed_integer(k);
+      const __int128 lo = d.range_lo_int, hi = lo + __int128(d.range_span);
+      const __int128 min = is_signed ? -(__int128(1) << (bits - 1)) : 0;
+      const __int128 end = is_signed ? (__int128(1) << (bits - 1)) : (__int128(1) << bits);
+      if (lo < min || hi > end) return d.name() + " is outside the values of " + type;
+      break;
+    }
+    case DistKind::low_bits:
+      if (d.low_bits > bits)
+        return d.name() + " needs keys of at least " + std::to_string(d.low_bits) + " bits (" + type + " has " +
+               std::to_string(bits) + ")";
+      break;
+    case DistKind::hot_buckets:
+      if (bits < 16) return "hot_buckets places keys by their top 16 bits: keys of 16 bits and more";
+      break;
+    case DistKind::timestamps:
+      if (bits < 32) return "timestamps need keys of 32 bits and more";
+      break;
+    default: break;
+  }
   return {};
 }
 
@@ -27,7 +59,18 @@ std::string plan_number(double x) {
 }
 }  // namespace
 
-std::string workload_skip_reason(const Workload& w) { return distribution_skip_reason(w.dist, w.key); }
+std::string workload_skip_reason(const Workload& w) {
+  std::string why = distribution_skip_reason(w.dist, w.key);
+  // 32-bit stamps start at 0: the last one (n gaps, and one more of jitter) must fit the key.
+  if (why.empty() && w.dist.kind == DistKind::timestamps && key_bytes(w.key) == 4 && !is_float(w.key)) {
+    const double last = double(w.n + 1) * double(w.dist.gap);
+    const double max = is_signed_integer(w.key) ? 2147483647.0 : 4294967295.0;
+    if (last > max)
+      why = w.dist.name() + " at n = " + std::to_string(w.n) + " passes the largest " + to_string(w.key) +
+            " (about n x gap); use 64-bit keys or a smaller gap";
+  }
+  return why;
+}
 
 Problem problem_for(const VariantInfo& v, const Workload& w) {
   Problem p = w.problem();

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include "sortbench/report.hpp"
 
+#include "sortbench/input_class.hpp"
+
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/json_read.hpp"
@@ -116,6 +118,8 @@ json result_to_json(const PointResult& r) {
   if (!r.gpus.empty()) j["gpus"] = r.gpus;
   if (!r.part_sizes.empty()) j["part_sizes"] = r.part_sizes;
   if (!r.local_sort.empty()) j["local_sort"] = r.local_sort;
+  if (!r.input_class.empty()) j["input_class"] = r.input_class;
+  if (!r.dispatch.empty()) j["dispatch"] = r.dispatch;
   if (r.status == Status::ok && r.gpus.size() > 1) {
     json phases = json::array();
     for (const auto& [name, ms] : r.phases_ms) phases.push_back({{"phase", name}, {"ms", ms}});
@@ -205,6 +209,11 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
     for (std::size_t i = 0; i < ps.size(); ++i) r.part_sizes.push_back(ps[i].unsigned_integer());
   }
   if (j.has("local_sort")) r.local_sort = j["local_sort"].string();
+  if (j.has("input_class")) {
+    r.input_class = j["input_class"].string();
+    if (!parse_input_class(r.input_class)) j["input_class"].fail("spread, skewed, presorted or narrow");
+  }
+  if (j.has("dispatch")) r.dispatch = j["dispatch"].string();
   if (j.has("phases_ms")) {
     const JsonAt ph = j["phases_ms"];
     for (std::size_t i = 0; i < ph.size(); ++i) r.phases_ms.emplace_back(ph[i]["phase"].string(), ph[i]["ms"].non_negative());

@@ -1,6 +1,8 @@
 #include "sortbench/types.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <sstream>
 
@@ -25,6 +27,10 @@ std::size_t value_bytes(ValueType v) {
 }
 bool is_float(KeyType k) {
   return k == KeyType::f16 || k == KeyType::bf16 || k == KeyType::f32 || k == KeyType::f64;
+}
+
+bool is_signed_integer(KeyType k) {
+  return k == KeyType::i8 || k == KeyType::i16 || k == KeyType::i32 || k == KeyType::i64;
 }
 
 std::string to_string(KeyType k) {
@@ -102,6 +108,35 @@ bool parse_u64(const std::string& s, std::uint64_t* out) {
   *out = std::strtoull(s.c_str(), nullptr, 10);
   return errno == 0;
 }
+// An integer in [-2^63, 2^64 - 1], exactly.
+bool parse_wide_int(const std::string& s, __int128* out) {
+  const bool neg = !s.empty() && s[0] == '-';
+  std::uint64_t mag = 0;
+  if (!parse_u64(neg ? s.substr(1) : s, &mag)) return false;
+  if (neg && mag > (std::uint64_t(1) << 63)) return false;
+  *out = neg ? -__int128(mag) : __int128(mag);
+  return true;
+}
+bool parse_finite(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtod(s.c_str(), &end);
+  return *end == '\0' && errno == 0 && std::isfinite(*out);
+}
+std::string fmt_number(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+// "A:B" split at its first colon; false without one.
+bool split_pair(const std::string& s, std::string* a, std::string* b) {
+  const auto c = s.find(':');
+  if (c == std::string::npos) return false;
+  *a = s.substr(0, c);
+  *b = s.substr(c + 1);
+  return true;
+}
 }  // namespace
 
 std::string Distribution::name() const {
@@ -114,6 +149,11 @@ std::string Distribution::name() const {
     case DistKind::few_unique: return "few_unique:" + std::to_string(unique);
     case DistKind::zipf: return "zipf";
     case DistKind::normal: return "normal";
+    case DistKind::range: return "range:" + range_lo_text + ":" + range_hi_text;
+    case DistKind::low_bits: return "low_bits:" + std::to_string(low_bits);
+    case DistKind::timestamps: return "timestamps:" + std::to_string(gap) + ":" + std::to_string(window);
+    case DistKind::hot_buckets: return "hot_buckets:" + fmt_number(hot_fraction) + ":" + std::to_string(hot_count);
+    case DistKind::runs: return "runs:" + std::to_string(runs);
     case DistKind::file: return "file:" + path;
   }
   return "?";
@@ -160,13 +200,66 @@ std::optional<Distribution> parse_distribution(const std::string& s, std::string
     d.unique = k;
     return d;
   }
+  if (head == "range") {
+    std::string lo, hi;
+    if (!split_pair(arg, &lo, &hi) || !parse_finite(lo, &d.range_lo) || !parse_finite(hi, &d.range_hi))
+      return fail("range needs two numbers, range:LO:HI (keys in [LO, HI)), e.g. range:0:1000000");
+    if (!(d.range_lo < d.range_hi)) return fail("range:LO:HI needs LO < HI (keys in [LO, HI))");
+    __int128 ilo = 0, ihi = 0;
+    d.range_integers = parse_wide_int(lo, &ilo) && parse_wide_int(hi, &ihi);
+    if (d.range_integers) {
+      if (ilo >= ihi) return fail("range:LO:HI needs LO < HI (keys in [LO, HI))");
+      if (ihi - ilo > __int128(~std::uint64_t(0))) return fail("range:LO:HI spans at most 2^64 - 1 integers");
+      d.range_lo_int = ilo;
+      d.range_span = std::uint64_t(ihi - ilo);
+    }
+    d.kind = DistKind::range;
+    d.range_lo_text = lo;
+    d.range_hi_text = hi;
+    return d;
+  }
+  if (head == "low_bits") {
+    std::uint64_t b = 0;
+    if (!parse_u64(arg, &b) || b < 1 || b > 64)
+      return fail("low_bits needs the number of low bits that vary, 1 to 64, e.g. low_bits:32");
+    d.kind = DistKind::low_bits;
+    d.low_bits = int(b);
+    return d;
+  }
+  if (head == "timestamps") {
+    d.kind = DistKind::timestamps;
+    if (colon == std::string::npos) return d;
+    std::string g, w;
+    if (!split_pair(arg, &g, &w) || !parse_u64(g, &d.gap) || !parse_u64(w, &d.window) || d.gap == 0 ||
+        d.gap > (std::uint64_t(1) << 32) || d.window == 0 || d.window > (std::uint64_t(1) << 20) ||
+        (d.window & (d.window - 1)))
+      return fail("timestamps takes GAP:WINDOW, a mean gap of 1 to 2^32 and a window of a power of 2 up to 2^20 "
+                  "keys, e.g. timestamps:8:64");
+    return d;
+  }
+  if (head == "hot_buckets") {
+    std::string f, c;
+    if (!split_pair(arg, &f, &c) || !parse_finite(f, &d.hot_fraction) || !parse_u64(c, &d.hot_count) ||
+        d.hot_fraction < 0 || d.hot_fraction > 1 || d.hot_count < 1 || d.hot_count > 65536)
+      return fail("hot_buckets takes FRACTION:COUNT, a fraction in [0, 1] of keys in COUNT (1 to 65536) buckets of "
+                  "their top 16 bits, e.g. hot_buckets:0.9:16");
+    d.kind = DistKind::hot_buckets;
+    return d;
+  }
+  if (head == "runs") {
+    if (!parse_u64(arg, &d.runs) || d.runs == 0) return fail("runs needs a positive number of runs, e.g. runs:64");
+    d.kind = DistKind::runs;
+    return d;
+  }
   if (head == "file") {
     if (arg.empty()) return fail("file needs a path, e.g. file:keys.bin");
     d.kind = DistKind::file;
     d.path = arg;
     return d;
   }
-  return fail("expected uniform, entropy:<e>, sorted, reverse, nearly_sorted, few_unique:<k>, zipf, normal or file:<path>");
+  return fail("expected uniform, entropy:<e>, sorted, reverse, nearly_sorted, few_unique:<k>, zipf, normal, "
+              "range:<lo>:<hi>, low_bits:<b>, timestamps[:<gap>:<window>], hot_buckets:<fraction>:<count>, "
+              "runs:<r> or file:<path>");
 }
 
 }  // namespace sortbench

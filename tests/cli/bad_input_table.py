@@ -174,6 +174,8 @@ def make_fixtures(binary, src, d):
     config("c-bad-value.json", dict(base, values=["u16"]))
     config("c-bad-order.json", dict(base, orders=["sideways"]))
     config("c-bad-dist.json", dict(base, distributions=["gaussian"]))
+    config("c-bad-range.json", dict(base, distributions=["uniform", "range:5:5"]))
+    config("c-bad-hot.json", dict(base, sweeps=[{"keys": ["u32"], "values": ["none"], "distributions": ["hot_buckets:2:16"]}]))
     config("c-bad-variant.json", dict(base, variants=["nosuch.*"]))
     config("c-bad-baseline.json", dict(base, baselines=["cub.radix_sort"]))
     config("c-bad-best.json", dict(base, variants=["best:nosuch"]))

@@ -10,9 +10,10 @@ cd "$work"
 # The default sweep has two sweeps (u32/u64 keys; u32 pairs); these flags make them alike.
 "$bin" run --key u32 --values none --n 2^20 --variants cub.radix_sort.off64 --dry-run > out.txt 2> err.txt \
   || fail "dry run: exit $?: $(cat err.txt)"
-# 2 distributions of the default sweep x 1 variant, each once; at most quick.json's 1 s budget each.
-[ "$(tail -n 1 out.txt)" = "dry run: 2 points: 2 to measure, 0 skipped, est. measuring <= 2s (2 x 1 s budget), 0 to compile" ] \
-  || fail "expected 2 points: $(cat out.txt)"
+# The default sweep's 4 distributions (uniform and entropy:0.201 in every sweep, low_bits:32
+# of its u64 sweep, zipf of its pairs) x 1 variant, each once; at most quick.json's 1 s budget each.
+[ "$(tail -n 1 out.txt)" = "dry run: 4 points: 4 to measure, 0 skipped, est. measuring <= 4s (4 x 1 s budget), 0 to compile" ] \
+  || fail "expected 4 points: $(cat out.txt)"
 [ "$(sort out.txt | uniq -d | wc -l)" = 0 ] || fail "a point listed twice: $(cat out.txt)"
 grep -q warning err.txt && fail "axis flags that make sweeps alike are not the config's doing: $(cat err.txt)"
 

@@ -586,7 +586,7 @@ TEST(TuneBest, RunReadsBestJsonStrictly) {
     }
   };
   refused({{"schema", "sortbench-report"}}, "not a sortbench best.json");
-  refused(with("schema_version", 9), "$.schema_version: expected 1 or 2");
+  refused(with("schema_version", 9), "$.schema_version: expected 1, 2 or 3");
   refused(with("entries", "x"), "$.entries: expected");
   json e = entry;
   e["n_min"] = "x";
@@ -597,6 +597,9 @@ TEST(TuneBest, RunReadsBestJsonStrictly) {
   e = entry;
   e["n_max"] = 5;
   refused(with("entries", json::array({e})), "$.entries[0].n_max: expected n_max at least n_min");
+  e = entry;
+  e["class"] = "sorted";
+  refused(with("entries", json::array({e})), "$.entries[0].class: expected spread, skewed, presorted or narrow");
   std::ofstream(path, std::ios::trunc) << "{\"schema\": \"sortbench-best\", ";
   EXPECT_THROW(read_best_json(path, "h200"), ConfigError);
 }

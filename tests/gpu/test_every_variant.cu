@@ -23,7 +23,8 @@ std::vector<std::string> labels() {
 std::vector<Distribution> all_distributions() {
   std::vector<Distribution> out;
   for (const char* n : {"uniform", "entropy:0.811", "entropy:0.544", "entropy:0.337", "entropy:0.201", "entropy:0.0",
-                        "sorted", "reverse", "nearly_sorted", "few_unique:16", "zipf", "normal"})
+                        "sorted", "reverse", "nearly_sorted", "few_unique:16", "zipf", "normal", "range:0:100",
+                        "low_bits:8", "timestamps:8:64", "hot_buckets:0.9:16", "runs:3"})
     out.push_back(*parse_distribution(n, nullptr));
   return out;
 }

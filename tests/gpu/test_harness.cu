@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 
+#include "device/dist_values.hpp"
 #include "gpu_test_util.hpp"
 #include "sortbench/device/key_traits.cuh"
 
@@ -173,6 +174,53 @@ TEST(Validator, NarrowIntegersAndWideValues) {
   EXPECT_FALSE(r.stable);
   EXPECT_FALSE(validate_sort(p, din.p, k.p, twice.p, false, 0).permutation);
   EXPECT_FALSE(validate_sort(p, din.p, k.p, huge.p, false, 0).permutation);  // not truncated to 32 bits
+}
+
+// The realistic distributions on the GPU are the host functions the CPU
+// tests check (device/dist_values.hpp), key for key.
+TEST(Generators, RealisticDistributionsMatchTheirHostFunctions) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::size_t n = 100003;
+  DevMem d(n * 8);
+  auto gen = [&](const char* name, KeyType k) {
+    const Distribution dist = *parse_distribution(name, nullptr);
+    generate_keys({k, ValueType::none, Order::ascending, n, dist, 7}, d.p, 0);
+    cuda_check(cudaDeviceSynchronize(), "generate");
+    return dist::params_for(dist, k, 7, n);
+  };
+  {
+    const auto p = gen("range:-1000:1000", KeyType::i32);
+    const auto h = to_host<std::int32_t>(d.p, n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], std::int32_t(std::uint32_t(dist::range_integer(p, i)))) << i;
+  }
+  {
+    const auto p = gen("range:0:1", KeyType::f64);
+    const auto h = to_host<double>(d.p, n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], dist::range_real(p, i)) << i;
+  }
+  {
+    const auto p = gen("low_bits:32", KeyType::u64);
+    const auto h = to_host<std::uint64_t>(d.p, n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], dist::low_bits(p, i)) << i;
+  }
+  {
+    const auto p = gen("timestamps:8:64", KeyType::u64);
+    const auto h = to_host<std::uint64_t>(d.p, n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], dist::timestamp(p, i)) << i;
+  }
+  {
+    const auto p = gen("hot_buckets:0.9:16", KeyType::u32);
+    const auto h = to_host<std::uint32_t>(d.p, n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], std::uint32_t(dist::hot_bucket_bits(p, i))) << i;
+  }
+  {
+    gen("runs:5", KeyType::f32);
+    const auto h = to_host<float>(d.p, n);
+    const std::size_t len = (n + 4) / 5;
+    for (std::size_t r = 0; r < 5; ++r)
+      EXPECT_TRUE(std::is_sorted(h.begin() + std::ptrdiff_t(r * len), h.begin() + std::ptrdiff_t(std::min(n, (r + 1) * len))));
+    EXPECT_FALSE(std::is_sorted(h.begin(), h.end()));
+  }
 }
 
 TEST(Generators, DistributionsKeepTheirPromises) {

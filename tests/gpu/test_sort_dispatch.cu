@@ -33,8 +33,9 @@ std::string write_best(const std::string& model, const std::string& variant) {
 }
 
 // Sorts a uniform u32 workload with sortbench::sort and validates it; returns the label used.
-std::string sort_and_validate(std::size_t n, bool pairs, const SortOptions& o) {
-  Workload w{KeyType::u32, pairs ? ValueType::u32 : ValueType::none, Order::ascending, n, {}, 7};
+std::string sort_and_validate(std::size_t n, bool pairs, const SortOptions& o, const char* distribution = "uniform") {
+  Workload w{KeyType::u32, pairs ? ValueType::u32 : ValueType::none, Order::ascending, n,
+             *parse_distribution(distribution, nullptr), 7};
   DevMem pristine(n * 4), keys(n * 4), values(pairs ? n * 4 : 0);
   cudaStream_t s = 0;
   generate_keys(w, pristine.p, s);
@@ -64,10 +65,13 @@ TEST(SortDispatch, FallsBackToCubWithoutTuning) {
 TEST(SortDispatch, UsesTheTunedEntryForThisGpu) {
   SORTBENCH_REQUIRE_GPU();
   SortOptions o;
-  o.best_json = write_best(model_of_this_gpu(), "cub.merge_sort.off64");  // a registered non-default variant
-  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), "cub.merge_sort.off64");
-  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), "cub.merge_sort.off64");
-  EXPECT_EQ(sort_and_validate(1, false, o), "cub.merge_sort.off64");
+  o.best_json = write_best(model_of_this_gpu(), "cub.radix_sort.off32");  // a registered non-default variant
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, false, o), "cub.radix_sort.off32");
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), "cub.radix_sort.off32");
+  EXPECT_EQ(sort_and_validate(1, false, o), "cub.radix_sort.off32");
+  // An unstable pick (CUB's merge sort) is not what sortbench::sort promises: the fallback sorts.
+  o.best_json = write_best(model_of_this_gpu(), "cub.merge_sort.off64");
+  EXPECT_EQ(sort_and_validate((1 << 20) + 3, true, o), kReferenceVariant);
   // A tuned label this build does not have falls back.
   o.best_json = write_best(model_of_this_gpu(), "radix.not_in_this_build");
   EXPECT_EQ(sort_and_validate(1 << 18, false, o), kReferenceVariant);
@@ -111,4 +115,54 @@ TEST(SortDispatch, CommittedBestJsonForThisGpu) {
                                                      pairs ? ValueType::u32 : ValueType::none, n);
       if (!expect.empty() && Registry::instance().find(expect)) EXPECT_EQ(label, expect);
     }
+}
+
+// best.json version 3: a pick per input class; the sort samples the keys
+// and takes its class's pick, for every realistic distribution.
+TEST(SortDispatch, TakesThePickOfTheSampledClass) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::string path = (std::filesystem::temp_directory_path() / "sortbench_test_best.classes.json").string();
+  std::ofstream(path) << R"({"schema": "sortbench-best", "schema_version": 3, "gpu_model": ")" << model_of_this_gpu()
+                      << R"(", "entries": [
+    {"key": "u32", "value": "none", "order": "ascending", "n_min": 1024, "n_max": 268435456, "variant": "cub.radix_sort.off32", "params": {}, "score": 1, "class": "spread"},
+    {"key": "u32", "value": "none", "order": "ascending", "n_min": 1024, "n_max": 268435456, "variant": "cub.radix_sort.off64", "params": {}, "score": 1, "class": "presorted"},
+    {"key": "u32", "value": "none", "order": "ascending", "n_min": 1024, "n_max": 268435456, "variant": "radix.onesweep.rb8.ipt22.tpb384.mb3", "params": {}, "score": 1, "class": "skewed"}]})";
+  SortOptions o;
+  o.best_json = path;
+  const std::size_t n = (1 << 20) + 3;
+  EXPECT_EQ(sort_and_validate(n, false, o, "uniform"), "cub.radix_sort.off32");
+  EXPECT_EQ(sort_and_validate(n, false, o, "range:0:4000000000"), "cub.radix_sort.off32");
+  for (const char* d : {"sorted", "reverse", "nearly_sorted", "runs:64"})
+    EXPECT_EQ(sort_and_validate(n, false, o, d), "cub.radix_sort.off64") << d;
+  // narrow inputs (range, low_bits, entropy:0.0) without a narrow entry: the skewed one.
+  for (const char* d : {"range:0:1000000", "low_bits:12", "hot_buckets:0.9:16", "few_unique:1000", "zipf", "entropy:0.0"})
+    EXPECT_EQ(sort_and_validate(n, false, o, d), "radix.onesweep.rb8.ipt22.tpb384.mb3") << d;
+  EXPECT_EQ(sort_and_validate(1, false, o, "uniform"), "cub.radix_sort.off32");
+  std::remove(path.c_str());
+}
+
+// The runner records each workload's class from the pristine keys, as the
+// dispatch's sample sees them.
+TEST(SortDispatch, ClassOfGeneratedWorkloads) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::size_t n = std::size_t(1) << 22;
+  DevMem d(n * 8);
+  auto cls = [&](const char* name, KeyType k) {
+    generate_keys({k, ValueType::none, Order::ascending, n, *parse_distribution(name, nullptr), 7}, d.p, 0);
+    return to_string(classify_keys(k, d.p, n, 0).cls);
+  };
+  EXPECT_EQ(cls("uniform", KeyType::u32), "spread");
+  EXPECT_EQ(cls("uniform", KeyType::f64), "spread");
+  EXPECT_EQ(cls("sorted", KeyType::f32), "presorted");
+  EXPECT_EQ(cls("reverse", KeyType::u64), "presorted");
+  EXPECT_EQ(cls("low_bits:32", KeyType::u64), "narrow");
+  EXPECT_EQ(cls("range:0:1000000", KeyType::u32), "narrow");
+  EXPECT_EQ(cls("range:0:1", KeyType::f32), "skewed");
+  EXPECT_EQ(cls("normal", KeyType::f32), "skewed");
+  EXPECT_EQ(cls("hot_buckets:0.9:16", KeyType::u32), "skewed");
+  // Shuffled within windows of 64: adjacent keys in either order. The top 30
+  // bits of nanoseconds since 1970 do not move; 2^22 32-bit stamps reach 2^25:
+  // 7 leading bits shared, 512 values of the top 16 bits.
+  EXPECT_EQ(cls("timestamps:8:64", KeyType::u64), "narrow");
+  EXPECT_EQ(cls("timestamps:8:64", KeyType::u32), "skewed");
 }

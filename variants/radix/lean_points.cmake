@@ -1,9 +1,11 @@
 # The radix family's grid points in the lean build (cmake/lean_points.cmake):
 # label -> the arguments of each design's point macro.
 
-# radix.onesweep.rb8.ipt15.tpb512.mb2[.lw16] -> 8, 15, 512, 2[, 16] (OnesweepPolicy)
+# radix.onesweep.rb8.ipt15.tpb512.mb2[.lw16][.skip_constant_digits] -> 8, 15, 512, 2[, 16]
+# (OnesweepPolicy; onesweep.cu registers each point with and without skip_constant_digits)
 function(sortbench_lean_onesweep label out)
-  string(REGEX MATCH "^radix\\.onesweep\\.rb([0-9]+)\\.ipt([0-9]+)\\.tpb([0-9]+)\\.mb([0-9]+)(\\.lw([0-9]+))?$" _ "${label}")
+  string(REGEX MATCH "^radix\\.onesweep\\.rb([0-9]+)\\.ipt([0-9]+)\\.tpb([0-9]+)\\.mb([0-9]+)(\\.lw([0-9]+))?(\\.skip_constant_digits)?$"
+         _ "${label}")
   set(args "${CMAKE_MATCH_1}, ${CMAKE_MATCH_2}, ${CMAKE_MATCH_3}, ${CMAKE_MATCH_4}")
   if(CMAKE_MATCH_5)
     string(APPEND args ", ${CMAKE_MATCH_6}")
@@ -14,7 +16,7 @@ endfunction()
 # width by onesweep.cu; radix.two_digit_msd_local_lsd runs its top passes and
 # its fallback sort at rb8.ipt19.tpb512.mb2 (TwoDigitMsdPolicy::TopPass).
 sortbench_lean_family(SORTBENCH_LEAN_ONESWEEP "^radix\\.onesweep\\." sortbench_lean_onesweep PER_WIDTH
-  EXCLUDE radix.onesweep.rb8.ipt22.tpb384.mb3
+  EXCLUDE radix.onesweep.rb8.ipt22.tpb384.mb3 radix.onesweep.rb8.ipt22.tpb384.mb3.skip_constant_digits
   ALWAYS radix.onesweep.rb8.ipt19.tpb512.mb2:32 radix.onesweep.rb8.ipt19.tpb512.mb2:64)
 
 # radix.msd_local_lsd.rb8.ipt9.tpb256[.unrolled_passes][.top_ipt4.top_tpb512]

@@ -9,22 +9,23 @@
 
 namespace sortbench::radix {
 namespace {
-template <class P>
+template <class P, bool SkipConstantDigits = false>
 VariantInfo registered_onesweep() {
-  VariantInfo v = onesweep_info<P>();
-  v.family_default = std::is_same_v<P, OnesweepPolicy<SORTBENCH_ONESWEEP_DEFAULT_POINT>>;
+  VariantInfo v = onesweep_info<P, SkipConstantDigits>();
+  v.family_default = !SkipConstantDigits && std::is_same_v<P, OnesweepPolicy<SORTBENCH_ONESWEEP_DEFAULT_POINT>>;
   return v;
 }
 
 // The lean build's best.json points, at the key widths (a mask of their
 // bytes: 1, 2, 4, 8) they are picked for.
-template <class P, int Widths, class... Bits>
+template <class P, int Widths, bool SkipConstantDigits, class... Bits>
 VariantInfo onesweep_info_of_widths() {
-  if constexpr ((Widths & 1) != 0) return onesweep_info_of_widths<P, (Widths & ~1), Bits..., std::uint8_t>();
-  else if constexpr ((Widths & 2) != 0) return onesweep_info_of_widths<P, (Widths & ~2), Bits..., std::uint16_t>();
-  else if constexpr ((Widths & 4) != 0) return onesweep_info_of_widths<P, (Widths & ~4), Bits..., std::uint32_t>();
-  else if constexpr ((Widths & 8) != 0) return onesweep_info_of_widths<P, (Widths & ~8), Bits..., std::uint64_t>();
-  else return onesweep_info<P, Bits...>();
+  constexpr bool S = SkipConstantDigits;
+  if constexpr ((Widths & 1) != 0) return onesweep_info_of_widths<P, (Widths & ~1), S, Bits..., std::uint8_t>();
+  else if constexpr ((Widths & 2) != 0) return onesweep_info_of_widths<P, (Widths & ~2), S, Bits..., std::uint16_t>();
+  else if constexpr ((Widths & 4) != 0) return onesweep_info_of_widths<P, (Widths & ~4), S, Bits..., std::uint32_t>();
+  else if constexpr ((Widths & 8) != 0) return onesweep_info_of_widths<P, (Widths & ~8), S, Bits..., std::uint64_t>();
+  else return onesweep_info<P, S, Bits...>();
 }
 
 std::string key_bits_type(KeyType k) { return "std::uint" + std::to_string(8 * key_bytes(k)) + "_t"; }
@@ -70,20 +71,25 @@ FamilySpace onesweep_family_space() {
       text += "SORTBENCH_RADIX_INSTANTIATE_ONESWEEP_POINT(" + key_bits_type(k) + ", " + args + ")\n";
       bits += ", " + key_bits_type(k);
     }
-    text += "SORTBENCH_REGISTER_VARIANT(onesweep_info<OnesweepPolicy<" + args + ">" + bits + ">());\n}\n";
+    text += "SORTBENCH_REGISTER_VARIANT((onesweep_info<OnesweepPolicy<" + args + ">, false" + bits + ">()));\n}\n";
     return text;
   };
   return s;
 }
 }  // namespace
+// Every point also as its skip_constant_digits form (host code only: the
+// kernels are the point's own).
 #ifdef SORTBENCH_ONESWEEP_LEAN_POINTS
 SORTBENCH_REGISTER_VARIANT(registered_onesweep<OnesweepPolicy<SORTBENCH_ONESWEEP_DEFAULT_POINT>>());
-#define SORTBENCH_RADIX_REGISTER_ONESWEEP(widths, ...) \
-  SORTBENCH_REGISTER_VARIANT((onesweep_info_of_widths<OnesweepPolicy<__VA_ARGS__>, widths>()));
+SORTBENCH_REGISTER_VARIANT((registered_onesweep<OnesweepPolicy<SORTBENCH_ONESWEEP_DEFAULT_POINT>, true>()));
+#define SORTBENCH_RADIX_REGISTER_ONESWEEP(widths, ...)                                                   \
+  SORTBENCH_REGISTER_VARIANT((onesweep_info_of_widths<OnesweepPolicy<__VA_ARGS__>, widths, false>())); \
+  SORTBENCH_REGISTER_VARIANT((onesweep_info_of_widths<OnesweepPolicy<__VA_ARGS__>, widths, true>()));
 SORTBENCH_LEAN_ONESWEEP(SORTBENCH_RADIX_REGISTER_ONESWEEP)
 #else
-#define SORTBENCH_RADIX_REGISTER_ONESWEEP(...) \
-  SORTBENCH_REGISTER_VARIANT(registered_onesweep<OnesweepPolicy<__VA_ARGS__>>());
+#define SORTBENCH_RADIX_REGISTER_ONESWEEP(...)                                       \
+  SORTBENCH_REGISTER_VARIANT(registered_onesweep<OnesweepPolicy<__VA_ARGS__>>()); \
+  SORTBENCH_REGISTER_VARIANT((registered_onesweep<OnesweepPolicy<__VA_ARGS__>, true>()));
 SORTBENCH_ONESWEEP_GRID(SORTBENCH_RADIX_REGISTER_ONESWEEP)
 #endif
 #undef SORTBENCH_RADIX_REGISTER_ONESWEEP

@@ -9,10 +9,10 @@
 
 namespace sortbench::radix {
 template <class P, class Bits>
-std::unique_ptr<Instance> make_onesweep(const Problem& p, int first_pass) {
-  return std::make_unique<OnesweepInstance<P, Bits>>(p, 0, first_pass);
+std::unique_ptr<Instance> make_onesweep(const Problem& p, int first_pass, bool skip_constant_digits) {
+  return std::make_unique<OnesweepInstance<P, Bits>>(p, 0, first_pass, skip_constant_digits);
 }
 }  // namespace sortbench::radix
 
 #define SORTBENCH_RADIX_INSTANTIATE_ONESWEEP_POINT(Bits, ...) \
-  template std::unique_ptr<Instance> make_onesweep<OnesweepPolicy<__VA_ARGS__>, Bits>(const Problem&, int);
+  template std::unique_ptr<Instance> make_onesweep<OnesweepPolicy<__VA_ARGS__>, Bits>(const Problem&, int, bool);

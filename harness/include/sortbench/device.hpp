@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "sortbench/input_class.hpp"
 #include "sortbench/result.hpp"
 #include "sortbench/types.hpp"
 #include "sortbench/variant.hpp"
@@ -76,6 +77,23 @@ void generate_keys(const Workload& w, void* d_keys, cudaStream_t s);
 void generate_key_range(const Workload& w, std::size_t first, std::size_t count, void* d_keys, cudaStream_t s);
 // d_values[i] = first + i, as u32 or u64 values (nothing for ValueType::none).
 void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s, std::size_t first = 0);
+
+// The dispatch's look at the keys (sortbench/input_class.hpp): count_sample
+// enqueues one block that counts kClassSamplePairs adjacent pairs of
+// keys[0..n) into `mapped` (host memory mapped for the device,
+// MappedSampleCounts), setting its `done` last; wait_for_sample spins on it
+// (no stream synchronization) and classifies the counts. n < 2: nothing.
+void count_sample(KeyType key, const void* keys, std::size_t n, SampleCounts* mapped, cudaStream_t s);
+InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* mapped, cudaStream_t s);
+struct MappedSampleCounts {
+  SampleCounts* p = nullptr;
+  MappedSampleCounts();
+  ~MappedSampleCounts();
+  MappedSampleCounts(const MappedSampleCounts&) = delete;
+  MappedSampleCounts& operator=(const MappedSampleCounts&) = delete;
+};
+// Both, with counts of its own (untimed uses: the runner's record of a workload's class).
+InputFeatures classify_keys(KeyType key, const void* keys, std::size_t n, cudaStream_t s);
 
 // Checks d_out (and d_out_values, the original indices as p.value, for pairs) against
 // the pristine input: sorted in the requested order, a permutation of the

@@ -106,6 +106,11 @@ struct PointResult {
   std::vector<std::size_t> part_sizes;
   std::vector<std::pair<std::string, double>> phases_ms;
   std::string local_sort;  // DistributedInstance::local_sort(); empty where the design has none
+  // The workload's class as a dispatch sees it (sortbench/input_class.hpp),
+  // from the pristine input; empty where not sampled (distributed points).
+  std::string input_class;
+  // What a dispatching variant (dispatch.sort) ran on its last timed run, and why.
+  std::string dispatch;
   bool has_scaling = false;
   Scaling scaling;
   // The exchange against the link: the bytes the busiest GPU sent to others

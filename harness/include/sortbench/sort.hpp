@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "sortbench/input_class.hpp"
 #include "sortbench/types.hpp"
 
 namespace sortbench {
@@ -46,8 +47,9 @@ std::string best_json_path(const std::string& explicit_path, const std::string& 
 // Host side (harness/src/tune/dispatch_select.cpp): the variant best.json at
 // `path` names for this problem, or empty when the file is missing, is for
 // another GPU model, or has no entry for this key and value type.
+// With entries per input class (best.json version 3), the class's entry.
 std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                        std::size_t n);
+                        std::size_t n, InputClass input = InputClass::spread, Order order = Order::ascending);
 // The best point of ours for that entry ("ours"), even where a library call
 // won it: what a sort built from ours (the distributed family's local sort)
 // runs. Empty where tuned_label is.

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sortbench/config.hpp"
+#include "sortbench/input_class.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/report.hpp"
 #include "sortbench/resources.hpp"
@@ -350,13 +351,25 @@ struct BestChoice {
   std::string ours;      // the best point of ours for the range (variant itself when ours won)
 };
 // The entry of a best.json document for this problem: the range containing n,
-// else the nearest range (in log2 n) of the same key, value and order.
-BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n);
+// else the nearest range (in log2 n) of the same key, value and order; among
+// the nearest, the input's class's entries (version 3), then its fallback
+// class's, then those for every input.
+BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n,
+                       InputClass input = InputClass::spread);
 
 // The best.json document at `path` when it is for gpu_model; null when there
 // is no file or it is for another GPU model. A file that is there must be a
 // best.json this build reads (ConfigError naming the file and JSON path).
 nlohmann::json read_best_json(const std::string& path, const std::string& gpu_model);
+// `fresh` (a tune's best.json) with the entries of `base` it did not measure:
+// those of key, value and order groups it has none of, and the parts of the
+// others' size ranges outside its own; provenance names base_path.
+nlohmann::json keep_unmeasured_entries(const nlohmann::json& base, nlohmann::json fresh, const std::string& base_path);
+
+// The class best.json's tune put a distribution in (the "distributions" of
+// its class entries, the key type's first); spread for one the tune did not
+// measure. best:FAMILY knows the workload's distribution, not its keys.
+InputClass class_of_distribution(const nlohmann::json& best, KeyType key, const std::string& distribution);
 
 // A config's best:FAMILY entries (family globs) on workload w: per family of
 // ours that a glob matches, the point best.json names as the best of ours

@@ -28,6 +28,7 @@ inline constexpr ValueType kAllValueTypes[] = {ValueType::none, ValueType::u32, 
 std::size_t key_bytes(KeyType k);
 std::size_t value_bytes(ValueType v);
 bool is_float(KeyType k);
+bool is_signed_integer(KeyType k);
 std::string to_string(KeyType k);
 std::string to_string(ValueType v);
 std::string to_string(Order o);
@@ -40,8 +41,13 @@ std::string value_type_names();
 
 // A key distribution. Names (see README "Distributions"):
 //   uniform, entropy:<bits per bit>, sorted, reverse, nearly_sorted,
-//   few_unique:<k>, zipf:<exponent>, normal, file:<path>
-enum class DistKind { uniform, entropy, sorted, reverse, nearly_sorted, few_unique, zipf, normal, file };
+//   few_unique:<k>, zipf, normal, range:<lo>:<hi>, low_bits:<b>,
+//   timestamps[:<gap>:<window>], hot_buckets:<fraction>:<count>, runs:<r>,
+//   file:<path>
+enum class DistKind {
+  uniform, entropy, sorted, reverse, nearly_sorted, few_unique, zipf, normal,
+  range, low_bits, timestamps, hot_buckets, runs, file
+};
 
 struct Distribution {
   DistKind kind = DistKind::uniform;
@@ -51,6 +57,18 @@ struct Distribution {
   std::uint64_t unique = 16;  // few_unique: distinct values
   double zipf_s = 1.0;        // zipf exponent (1.0 only for now, see README)
   std::string path;           // file
+  // range: [lo, hi) as written; integer bounds also exactly (range_integers).
+  std::string range_lo_text, range_hi_text;
+  double range_lo = 0, range_hi = 0;
+  bool range_integers = false;
+  __int128 range_lo_int = 0;        // when range_integers: lo, and hi - lo (at most 2^64 - 1)
+  std::uint64_t range_span = 0;
+  int low_bits = 0;                 // low_bits: the bits that vary (1..64)
+  std::uint64_t gap = 8;            // timestamps: mean gap between consecutive stamps
+  std::uint64_t window = 64;        // timestamps: stamps shuffled within windows of this many keys (a power of 2)
+  double hot_fraction = 0.9;        // hot_buckets: the share of keys in the hot buckets
+  std::uint64_t hot_count = 16;     // hot_buckets: how many buckets of the top 16 bits are hot
+  std::uint64_t runs = 1;           // runs: ascending runs
 
   std::string name() const;   // canonical, round-trips through parse_distribution
 };

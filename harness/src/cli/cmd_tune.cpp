@@ -195,6 +195,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "out", po::value<std::string>(), "report path (default sortbench-out/<gpu-model>/<space name>-<strategy>.json)")(
       "best", po::value<std::string>(), "best.json path (default sortbench-out/<gpu-model>/best.json; --best results/<gpu-model>/best.json "
                                       "for the picks best:FAMILY reads; not written by a shard)")(
+      "best-base", po::value<std::string>(), "a best.json of this GPU whose entries this tune did not measure (other "
+                                           "key and value types, other sizes) the new best.json keeps")(
       "cache", po::value<std::string>(), "cache path (default sortbench-out/<gpu-model>/cache/<space name>.jsonl)")(
       "fresh", "measure everything again (new measurements are still appended to the cache)")(
       "shard", po::value<std::string>(), "I/N: tune only the points whose label hashes to shard I of N")(
@@ -270,11 +272,14 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
                       std::to_string(variants.size()));
   const double point_timeout = vm.count("point-timeout") ? number_flag(vm, "point-timeout", 0.001, 86400, false) : 300.0;
   if (vm.count("best") && vm.count("shard")) throw ConfigError("--best: a --shard run writes no best.json (sortbench merge does)");
+  if (vm.count("best-base") && (vm.count("shard") || !devices.empty()))
+    throw ConfigError("--best-base: a --shard run writes no best.json, and --devices merges without a base");
   // Every path the tune reads or writes, before the GPU is asked: the defaults
   // under sortbench-out/<gpu-model>/ are checked once the model is known.
   std::vector<files::Input> inputs = {{vm["space"].as<std::string>(), "--space"}};
   for (const auto& path : check_key_files(space.sweep, vm.count("dist") ? std::string("--dist") : space.sweep.source))
     inputs.push_back({path, "the key file"});
+  if (vm.count("best-base")) inputs.push_back({vm["best-base"].as<std::string>(), "--best-base"});
   std::vector<files::Input> outputs;
   auto output = [&](const std::string& path, const std::string& flag) {
     files::check_output(path, flag, inputs, outputs);
@@ -427,6 +432,12 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       vm.count("cache") ? vm["cache"].as<std::string>() : files::default_cache(model, space.sweep.name);
   if (!vm.count("out")) output(out, "the default report path");
   if (!vm.count("best") && shards == 1) output(best_path, "the default best.json path");
+  json best_base;
+  if (vm.count("best-base")) {
+    const std::string base = vm["best-base"].as<std::string>();
+    best_base = read_best_json(base, model);
+    if (best_base.is_null()) throw ConfigError("--best-base: " + base + " is missing or for another GPU than " + model);
+  }
   if (!vm.count("cache")) {
     output(cache_path, "the default cache path");
     check_cache_file(cache_path, cache_header(identity_of_this_build("", ""), space));
@@ -476,12 +487,12 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   // The report and best.json together, or neither.
   files::Outputs writes;
   writes.add(out, "--out", report_to_json(report).dump(1) + "\n");
-  if (shards == 1)
-    writes.add(best_path, "--best",
-               best_json(report.results, space, device,
-                         {{"report", out}, {"tune", report.context["tune"]}, {"command_line", command_line}})
-                       .dump(2) +
-                   "\n");
+  if (shards == 1) {
+    json best = best_json(report.results, space, device,
+                          {{"report", out}, {"tune", report.context["tune"]}, {"command_line", command_line}});
+    if (!best_base.is_null()) best = keep_unmeasured_entries(best_base, std::move(best), vm["best-base"].as<std::string>());
+    writes.add(best_path, "--best", best.dump(2) + "\n");
+  }
   writes.commit();
   bool all_picked = true;
   std::cout << prefix << "strategy " << to_string(space.strategy.kind) << ": " << run.evaluations << " evaluations, "

@@ -7,18 +7,14 @@
 #include <vector>
 
 #include "sortbench/device.hpp"
+#include "dist_values.hpp"
 #include "hash.cuh"
 #include "sortbench/device/key_traits.cuh"
 
 namespace sortbench {
 namespace {
 
-// Independent uniform 64-bit words: stream s, position i.
-__host__ __device__ inline std::uint64_t word(std::uint64_t seed, std::uint64_t stream, std::uint64_t i) {
-  return mix64(mix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i);
-}
-
-__device__ inline double unit(std::uint64_t w) { return double(w >> 11) * 0x1.0p-53; }  // [0, 1)
+using dist::unit;
 
 struct GenParams {
   DistKind kind;
@@ -28,6 +24,7 @@ struct GenParams {
   std::size_t n;      // the workload's keys (sorted, reverse and nearly_sorted depend on it)
   std::size_t first;  // global index of keys[0]
   std::size_t count;  // keys written
+  dist::Params d;     // range, low_bits, timestamps, hot_buckets, runs
 };
 
 template <class T>
@@ -125,6 +122,23 @@ __global__ void generate_kernel(T* keys, GenParams p) {
         }
         break;
       }
+      case DistKind::range:
+        if constexpr (KeyTraits<T>::kFloat) k = float_key<T>(dist::range_real(p.d, i));
+        else k = key_from_word<T>(dist::range_integer(p.d, i));
+        break;
+      case DistKind::low_bits: k = key_from_word<T>(dist::low_bits(p.d, i)); break;
+      case DistKind::timestamps:
+        if constexpr (KeyTraits<T>::kFloat) k = float_key<T>(double(dist::timestamp(p.d, i)));
+        else k = key_from_word<T>(dist::timestamp(p.d, i));
+        break;
+      case DistKind::hot_buckets:
+        k = KeyTraits<T>::from_ordered(typename KeyTraits<T>::UnsignedBits(dist::hot_bucket_bits(p.d, i)));
+        break;
+      case DistKind::runs: {
+        const dist::RunPlace at = dist::run_place(p.d, i);
+        k = spaced_key<T>(at.item, at.length);
+        break;
+      }
       case DistKind::file: break;
     }
     keys[local] = k;
@@ -163,7 +177,8 @@ void generate_key_range(const Workload& w, std::size_t first, std::size_t count,
     cuda_check(cudaStreamSynchronize(s), "copy key file");
     return;
   }
-  const GenParams p{w.dist.kind, w.dist.and_count, w.dist.unique, w.seed, w.n, first, count};
+  const GenParams p{w.dist.kind, w.dist.and_count, w.dist.unique, w.seed, w.n, first, count,
+                   dist::params_for(w.dist, w.key, w.seed, w.n)};
   with_key_type(w.key, [&](auto tag) {
     using T = typename decltype(tag)::type;
     generate_kernel<T><<<grid_for(count), 256, 0, s>>>(static_cast<T*>(d_keys), p);

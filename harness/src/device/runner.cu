@@ -78,6 +78,7 @@ struct Runner::State {
   std::vector<char> host_pristine_keys, host_keys_in, host_keys_out;
   std::vector<char> host_pristine_values, host_values_in, host_values_out;
   bool host_copy_ready = false;
+  std::string input_class;  // the prepared workload's (classify_keys)
 };
 
 Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make_unique<State>()) {
@@ -120,6 +121,7 @@ std::string Runner::prepare(const Workload& w) {
   cuda_check(cudaSetDevice(s.info.ordinal), "cudaSetDevice");
   s.w = w;
   s.host_copy_ready = false;
+  s.input_class.clear();
   s.workload_skip.clear();
   for (DeviceBuffer* b : {&s.pristine_keys, &s.pristine_values, &s.keys_in, &s.keys_out, &s.values_in, &s.values_out})
     b->reset();
@@ -139,6 +141,7 @@ std::string Runner::prepare(const Workload& w) {
     generate_keys(w, s.pristine_keys.p, s.stream);
     fill_index_values(s.pristine_values.p, w.value, w.n, s.stream);
     cuda_check(cudaStreamSynchronize(s.stream), "workload generation");
+    s.input_class = to_string(classify_keys(w.key, s.pristine_keys.p, w.n, s.stream).cls);
   } catch (const CudaError&) {
     throw;
   } catch (const std::exception& e) {
@@ -153,6 +156,7 @@ PointResult Runner::measure(const VariantInfo& v) {
   const Problem p = s.w.problem();
   PointResult r = result_for(v, s.w, p);
   r.cold_l2 = s.m.cold_l2 && !v.host;
+  r.input_class = s.input_class;
 
   auto skip = [&](const std::string& why) {
     r.status = Status::skipped;
@@ -273,6 +277,7 @@ PointResult Runner::measure(const VariantInfo& v) {
         break;
       }
     }
+    r.dispatch = inst->dispatched();
     // The last sample's output is checked too: every timed run must be right.
     const Validation last = check();
     if (!last.ok()) {

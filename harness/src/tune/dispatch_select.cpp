@@ -26,7 +26,7 @@ namespace {
 // best.json's entry at `path` for this problem; not found when the file is
 // missing, unreadable or for another GPU model.
 tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                              std::size_t n) {
+                              Order order, std::size_t n, InputClass input) {
   // Parsed once per version of the file: a file rewritten in place (a new
   // tune, a test writing another entry) is read again.
   struct Parsed {
@@ -54,19 +54,25 @@ tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_mo
   }
   const nlohmann::json& best = it->second.doc;
   if (!best.is_object() || best.value("gpu_model", "") != gpu_model) return {};
-  return tune::select_best(best, key, value, Order::ascending, n);
+  // The key type's entry, else one of another key type of the same width (the
+  // radix kernels are per key width: i32 takes u32's pick).
+  tune::BestChoice choice = tune::select_best(best, key, value, order, n, input);
+  for (KeyType k : kAllKeyTypes)
+    if (!choice.found && k != key && key_bytes(k) == key_bytes(key) && is_float(k) == is_float(key))
+      choice = tune::select_best(best, k, value, order, n, input);
+  return choice;
 }
 
 }  // namespace
 
 std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                        std::size_t n) {
-  return tuned_choice(path, gpu_model, key, value, n).variant;
+                        std::size_t n, InputClass input, Order order) {
+  return tuned_choice(path, gpu_model, key, value, order, n, input).variant;
 }
 
 std::string tuned_ours_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
                              std::size_t n) {
-  return tuned_choice(path, gpu_model, key, value, n).ours;
+  return tuned_choice(path, gpu_model, key, value, Order::ascending, n, InputClass::spread).ours;
 }
 
 }  // namespace sortbench::detail
@@ -84,8 +90,8 @@ nlohmann::json read_best_json(const std::string& path, const std::string& gpu_mo
     throw ConfigError(path + ": not a sortbench best.json (expected \"schema\": \"sortbench-best\")");
   const JsonAt version = j["schema_version"];
   if (!version.value().is_number_integer() || version.value().get<std::int64_t>() < 1 ||
-      version.value().get<std::int64_t>() > 2)
-    version.fail("1 or 2 (a best.json schema version this build reads)");
+      version.value().get<std::int64_t>() > 3)
+    version.fail("1, 2 or 3 (a best.json schema version this build reads)");
   if (j["gpu_model"].string() != gpu_model) return nullptr;
   const JsonAt entries = j["entries"];
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -100,8 +106,23 @@ nlohmann::json read_best_json(const std::string& path, const std::string& gpu_mo
     if (e.has("score")) e["score"].number();
     if (e.has("library")) e["library"].boolean();
     if (e.has("params")) e["params"].object();
+    if (e.has("class") && !parse_input_class(e["class"].string()))
+      e["class"].fail("spread, skewed, presorted or narrow");
   }
   return doc;
+}
+
+InputClass class_of_distribution(const nlohmann::json& best, KeyType key, const std::string& distribution) {
+  if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return InputClass::spread;
+  // The key type's entries first: one distribution can fall in another class at another width.
+  for (const bool same_key : {true, false})
+    for (const auto& e : best["entries"])
+      if (e.contains("class") && e.contains("distributions") && e["distributions"].is_array() &&
+          (!same_key || e.value("key", "") == to_string(key)))
+        for (const auto& d : e["distributions"])
+          if (d.is_string() && d.get<std::string>() == distribution)
+            if (auto c = parse_input_class(e.value("class", ""))) return *c;
+  return InputClass::spread;
 }
 
 std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::string>& family_globs,
@@ -110,9 +131,10 @@ std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::st
   std::vector<const VariantInfo*> out;
   // The entry for the key type, else for another key type of the same width
   // (f64 and i64 take u64's pick: the radix kernels are per key width).
-  BestChoice choice = select_best(best, w.key, w.value, w.order, w.n);
+  const InputClass input = class_of_distribution(best, w.key, w.dist.name());
+  BestChoice choice = select_best(best, w.key, w.value, w.order, w.n, input);
   for (KeyType k : kAllKeyTypes)
-    if (!choice.found && key_bytes(k) == key_bytes(w.key)) choice = select_best(best, k, w.value, w.order, w.n);
+    if (!choice.found && key_bytes(k) == key_bytes(w.key)) choice = select_best(best, k, w.value, w.order, w.n, input);
   const VariantInfo* tuned = choice.found ? r.find(choice.ours) : nullptr;
   for (const auto& family : r.default_families()) {
     bool wanted = false;

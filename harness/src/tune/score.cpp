@@ -149,6 +149,21 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
   };
   std::vector<std::string> our_labels;
   for (const auto& [label, c] : cands) our_labels.push_back(label);
+  // Whether `label` is slower than the fastest baseline beyond noise on any
+  // of `ws` (docs/tune.md: such a point is no pick for them).
+  auto loses_somewhere = [&](const std::string& label, const std::vector<const Workload*>& ws) {
+    for (const Workload* w : ws) {
+      const PointResult* r = result_of(label, *w);
+      const PointResult* b = fastest_baseline(*w);
+      if (!r || !b || r->status != Status::ok || r->time_ms.median <= 0) return true;
+      const auto own = r->vs.find(group_name);
+      const double speedup = own != r->vs.end() ? own->second.speedup : b->time_ms.median / r->time_ms.median;
+      const double err = std::sqrt(r->time_ms.rel_stderr * r->time_ms.rel_stderr +
+                                   b->time_ms.rel_stderr * b->time_ms.rel_stderr);
+      if (std::log(speedup) < -space.score.noise_z * err) return true;
+    }
+    return false;
+  };
 
   // What the workloads `ws` get: the best point of ours if it beats the
   // fastest baseline beyond noise, else the baseline call fastest over them.
@@ -157,6 +172,7 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
     std::string library;       // the fastest baseline over the workloads
     Score library_score;       // its score against the fastest baseline of each workload (at most 1)
     bool library_wins = false;
+    bool ours_loses = false;   // every point of ours is slower than a baseline beyond noise somewhere
     std::string winner() const { return library_wins ? library : ours[0].candidate->label; }
   };
   auto pick = [&](const std::vector<const Workload*>& ws, std::size_t n_min) {
@@ -165,6 +181,16 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
     // Our points against the fastest baseline: merged shards keep their own run's ratio (vs[group]).
     for (const auto& [label, sc] : scores(our_labels, ws, n_min, group_name)) pts.push_back({&cands.at(label), sc});
     p.ours = rank(pts, space.score);
+    // Ranked as measured (best:FAMILY names the best of ours); the library
+    // call wins over a point that loses anywhere.
+    p.ours_loses = !p.ours.empty() && loses_somewhere(p.ours[0].candidate->label, ws);
+    if (p.ours_loses)
+      for (std::size_t i = 1; i < p.ours.size(); ++i)
+        if (!loses_somewhere(p.ours[i].candidate->label, ws) && beats_baseline(p.ours[i].score, space.score)) {
+          std::rotate(p.ours.begin(), p.ours.begin() + std::ptrdiff_t(i), p.ours.begin() + std::ptrdiff_t(i) + 1);
+          p.ours_loses = false;
+          break;
+        }
     for (const auto& [label, sc] : scores(space.baseline_labels, ws, n_min, "")) {
       if (!sc.valid) continue;
       if (p.library.empty() || sc.value > p.library_score.value) {
@@ -172,7 +198,8 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
         p.library_score = sc;
       }
     }
-    p.library_wins = !p.library.empty() && (p.ours.empty() || !beats_baseline(p.ours[0].score, space.score));
+    p.library_wins =
+        !p.library.empty() && (p.ours.empty() || p.ours_loses || !beats_baseline(p.ours[0].score, space.score));
     return p;
   };
   auto entry = [&](const Group& g, const Pick& p, std::size_t lo, std::size_t hi) {
@@ -203,6 +230,16 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
     return e;
   };
 
+  // The input class of each workload, as the runner's sample saw it (any
+  // result of the workload has it; results of older builds have none).
+  std::map<std::string, std::string> class_of;
+  for (const auto& r : results)
+    if (!r.input_class.empty()) class_of.emplace(r.workload_key(), r.input_class);
+  auto workload_class = [&](const Workload& w) {
+    const auto it = class_of.find(blank_result("", {}, "", w).workload_key());
+    return it == class_of.end() ? std::string() : it->second;
+  };
+
   std::vector<Group> groups = plan_groups(space, {}, nullptr);
   json entries = json::array(), picks = json::array();
   for (const Group& g : groups) {
@@ -210,11 +247,29 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
     std::vector<std::size_t> sizes;
     for (const auto& w : g.workloads)
       if (sizes.empty() || sizes.back() != w.n) sizes.push_back(w.n);
+    // Entries per input class where the workloads have one and more than one
+    // class occurs; one class or none: entries for every input (no "class").
+    std::vector<std::string> classes;
+    for (const auto& w : g.workloads)
+      if (const std::string c = workload_class(w);
+          !c.empty() && std::find(classes.begin(), classes.end(), c) == classes.end())
+        classes.push_back(c);
+    if (classes.size() < 2) classes = {""};
+    for (const std::string& cls : classes) {
     auto between = [&](std::size_t lo, std::size_t hi) {
       std::vector<const Workload*> ws;
       for (const auto& w : g.workloads)
-        if (w.n >= lo && w.n <= hi) ws.push_back(&w);
+        if (w.n >= lo && w.n <= hi && (cls.empty() || workload_class(w) == cls)) ws.push_back(&w);
       return ws;
+    };
+    auto tagged = [&](json e, std::size_t lo, std::size_t hi) {
+      if (cls.empty()) return e;
+      e["class"] = cls;
+      std::vector<std::string> names;
+      for (const Workload* w : between(lo, hi))
+        if (std::find(names.begin(), names.end(), w->dist.name()) == names.end()) names.push_back(w->dist.name());
+      e["distributions"] = names;
+      return e;
     };
     auto decided = [](const Pick& p) { return !p.library.empty() || !p.ours.empty(); };
     // Per size, then adjacent sizes with the same winner merged into a range.
@@ -244,35 +299,49 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
           range = first;
         }
       }
-      entries.push_back(entry(g, range, sizes[i], sizes[j - 1]));
+      entries.push_back(tagged(entry(g, range, sizes[i], sizes[j - 1]), sizes[i], sizes[j - 1]));
       i = j;
     }
     if (!sizes.empty()) {
       const Pick all = pick(between(sizes.front(), sizes.back()), n_min);
-      if (decided(all)) picks.push_back(entry(g, all, sizes.front(), sizes.back()));
+      if (decided(all)) picks.push_back(tagged(entry(g, all, sizes.front(), sizes.back()), sizes.front(), sizes.back()));
+    }
     }
   }
-  return {{"schema", "sortbench-best"}, {"schema_version", 2},
+  return {{"schema", "sortbench-best"}, {"schema_version", 3},
           {"gpu_model", device.value("model", "")}, {"device", device},
           {"baselines", space.baseline_labels}, {"score_group", group_name},
           {"score", {{"size_weight_exponent", space.score.size_weight_exponent}, {"noise_z", space.score.noise_z}}},
           {"provenance", provenance}, {"entries", entries}, {"group_picks", picks}};
 }
 
-BestChoice select_best(const json& best, KeyType key, ValueType value, Order order, std::size_t n) {
+BestChoice select_best(const json& best, KeyType key, ValueType value, Order order, std::size_t n,
+                       InputClass input) {
   BestChoice out;
   if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return out;
   double best_dist = 1e300;
   const double ln = std::log2(double(std::max<std::size_t>(n, 1)));
+  // Among the entries nearest in size: the input's class's, then its fallback
+  // class's (input_class.hpp), then those for every input (no "class");
+  // entries of other classes never.
+  int best_rank = 3;
   for (const auto& e : best["entries"]) {
     if (e.value("key", "") != to_string(key) || e.value("value", "") != to_string(value) ||
         e.value("order", "ascending") != to_string(order))
       continue;
+    int rank = 2;
+    if (e.contains("class")) {
+      const std::string c = e.value("class", "");
+      if (c == to_string(input)) rank = 0;
+      else if (c == to_string(fallback_class(input))) rank = 1;
+      else continue;
+    }
     const double lo = std::log2(double(std::max<std::size_t>(e.value("n_min", std::size_t(1)), 1)));
     const double hi = std::log2(double(std::max<std::size_t>(e.value("n_max", std::size_t(1)), 1)));
     const double d = ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0;
-    if (d < best_dist) {
+    if (d < best_dist || (d == best_dist && rank < best_rank)) {
       best_dist = d;
+      best_rank = rank;
       out.found = true;
       out.variant = e.value("variant", "");
       out.score = e.value("score", 0.0);
@@ -286,6 +355,43 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     }
   }
   return out;
+}
+
+json keep_unmeasured_entries(const json& base, json fresh, const std::string& base_path) {
+  auto group_of = [](const json& e) {
+    return e.value("key", "") + "/" + e.value("value", "") + "/" + e.value("order", "ascending");
+  };
+  // The sizes the fresh entries cover, per group.
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> covered;
+  for (const auto& e : fresh["entries"]) {
+    const std::uint64_t a = e.value("n_min", std::uint64_t(0)), b = e.value("n_max", std::uint64_t(0));
+    auto [it, added] = covered.emplace(group_of(e), std::make_pair(a, b));
+    if (!added) it->second = {std::min(it->second.first, a), std::max(it->second.second, b)};
+  }
+  json kept = json::array();
+  for (const auto& e : base.value("entries", json::array())) {
+    const auto it = covered.find(group_of(e));
+    if (it == covered.end()) {
+      kept.push_back(e);
+      continue;
+    }
+    const auto [lo, hi] = it->second;
+    const std::uint64_t a = e.value("n_min", std::uint64_t(0)), b = e.value("n_max", std::uint64_t(0));
+    if (a < lo) {  // the part below
+      json below = e;
+      below["n_max"] = std::min(b, lo - 1);
+      kept.push_back(below);
+    }
+    if (b > hi) {  // the part above
+      json above = e;
+      above["n_min"] = std::max(a, hi + 1);
+      kept.push_back(above);
+    }
+  }
+  for (auto& e : fresh["entries"]) kept.push_back(std::move(e));
+  fresh["entries"] = std::move(kept);
+  fresh["provenance"]["kept_from"] = {{"best_json", base_path}, {"provenance", base.value("provenance", json())}};
+  return fresh;
 }
 
 }  // namespace sortbench::tune

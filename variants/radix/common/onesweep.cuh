@@ -22,6 +22,7 @@
 #include "common/chained_launch.cuh"
 #include "match_rank.cuh"
 #include "radix_common.cuh"
+#include "sortbench/device/mapped_flag.hpp"
 #include "sortbench/family_space.hpp"
 #include "sortbench/traffic.hpp"
 
@@ -705,11 +706,39 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 // left out, so the keys come out stably sorted on the digits from first_pass
 // up, grouped by them, and keys_in is left as it was when two passes run
 // (radix.two_digit_msd_local_lsd's partition).
+namespace onesweep_detail {
+// skip_constant_digits: per pass, whether one digit holds all n keys (the
+// pass would leave them where they are), as bits of answer[0..1] in mapped
+// host memory, then answer[2] = 1. A warp per pass.
+template <int Bins>
+__global__ void __launch_bounds__(1024) constant_digits_kernel(const unsigned long long* __restrict__ counts,
+                                                               unsigned pass_stride, int passes,
+                                                               unsigned long long n, std::uint32_t* answer) {
+  __shared__ unsigned long long mask;
+  if (threadIdx.x == 0) mask = 0;
+  __syncthreads();
+  const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
+  for (int pass = warp; pass < passes; pass += int(blockDim.x / 32)) {
+    bool whole = false;
+    for (int d = lane; d < Bins; d += 32) whole |= counts[std::size_t(pass) * pass_stride + d] == n;
+    if (__any_sync(~0u, whole) && lane == 0) atomicOr(&mask, 1ull << pass);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    answer[0] = std::uint32_t(mask);
+    answer[1] = std::uint32_t(mask >> 32);
+    __threadfence_system();
+    *reinterpret_cast<volatile std::uint32_t*>(&answer[2]) = 1;
+  }
+}
+}  // namespace onesweep_detail
+
 template <class P, class Bits, bool TopDigitFirst = false>
 class OnesweepInstance final : public Instance {
  public:
-  explicit OnesweepInstance(const Problem& p, unsigned long long bucket_limit = 0, int first_pass = 0)
-      : p_(p), first_pass_(first_pass), bucket_limit_(bucket_limit) {
+  explicit OnesweepInstance(const Problem& p, unsigned long long bucket_limit = 0, int first_pass = 0,
+                            bool skip_constant_digits = false)
+      : p_(p), first_pass_(first_pass), bucket_limit_(bucket_limit), skip_constant_digits_(skip_constant_digits) {
     passes_ = radix_passes<Bits>(P::kRadixBits);
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
     portions_ = unsigned((p_.n + kPortionKeys - 1) / kPortionKeys);
@@ -717,7 +746,10 @@ class OnesweepInstance final : public Instance {
       throw std::invalid_argument("radix.onesweep: the top digit first needs three digits and one portion");
     if (first_pass < 0 || first_pass >= passes_ || (TopDigitFirst && first_pass))
       throw std::invalid_argument("radix.onesweep: first_pass must name a digit, and only without TopDigitFirst");
-    const bool alt = TopDigitFirst || pass_chain_needs_alt(passes_ - first_pass_);
+    if (skip_constant_digits_ && TopDigitFirst)
+      throw std::invalid_argument("radix.onesweep: skipping constant digits needs the histogram kernel");
+    // Skipped passes change the chain's length, and with it whether it needs the third buffer.
+    const bool alt = TopDigitFirst || skip_constant_digits_ || pass_chain_needs_alt(passes_ - first_pass_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
     alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
     fits_off_ = layout_.add(TopDigitFirst ? sizeof(unsigned) : 0);
@@ -752,7 +784,13 @@ class OnesweepInstance final : public Instance {
       hist_blocks_per_sm_ = std::max(1, per_sm);
     }
     chained_ = common::chained_launch_supported();
+    if (skip_constant_digits_)
+      cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&constant_host_), 3 * sizeof(std::uint32_t), cudaHostAllocMapped),
+                 "radix.onesweep: mapped answer");
   }
+  ~OnesweepInstance() override { cudaFreeHost(constant_host_); }
+  OnesweepInstance(const OnesweepInstance&) = delete;
+  OnesweepInstance& operator=(const OnesweepInstance&) = delete;
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
   std::vector<KernelLaunch> kernels() const override {
     using namespace onesweep_detail;
@@ -838,13 +876,37 @@ class OnesweepInstance final : public Instance {
                                         starts_stride(), first_pass_),
                  "radix.onesweep: histogram");
     }
-    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s,
-                                      starts, starts_stride()),
+    // The passes to run: all of them, or (skip_constant_digits_, one
+    // portion) those whose digit is not the same for every key: a pass whose
+    // digit has one value for all n keys would leave them in place. The
+    // histogram's counts say which (one small kernel, its answer waited for
+    // in mapped host memory, sortbench/device/mapped_flag.hpp).
+    std::vector<int> run_passes;
+    for (int pass = first_pass_; pass < passes_; ++pass) run_passes.push_back(pass);
+    const bool skip = skip_constant_digits_ && portions_ == 1;
+    if (skip) {
+      reinterpret_cast<volatile std::uint32_t*>(constant_host_)[2] = 0;
+      constant_digits_kernel<P::kBins><<<1, 32 * std::min(passes_, 32), 0, s>>>(
+          starts, starts_stride(), passes_, p_.n, mapped_device_pointer(constant_host_, "radix.onesweep: mapped answer"));
+      check_launch("radix.onesweep: constant digits");
+    }
+    cuda_check(common::launch_chained(chained_ && !skip, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0,
+                                      s, starts, starts_stride()),
                "radix.onesweep: digit scan");
+    if (skip) {
+      wait_for_mapped_flag(&constant_host_[2], s, "radix.onesweep: constant digits");
+      const unsigned long long constant = constant_host_[0] | (std::uint64_t(constant_host_[1]) << 32);
+      run_passes.erase(std::remove_if(run_passes.begin(), run_passes.end(),
+                                      [&](int pass) { return (constant >> pass) & 1; }),
+                       run_passes.end());
+      if (run_passes.empty()) return copy_trivial(p_, b, s);  // every key the same in the ranked bits: stable as is
+    }
+    const int chain = int(run_passes.size());
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
-    for (int pass = first_pass_; pass < passes_; ++pass) {
-      const auto k = pass_io(pass - first_pass_, passes_ - first_pass_, kin, kout, kalt);
-      const auto v = pass_io(pass - first_pass_, passes_ - first_pass_, vin, vout, valt);
+    for (int j = 0; j < chain; ++j) {
+      const int pass = run_passes[std::size_t(j)];
+      const auto k = pass_io(j, chain, kin, kout, kalt);
+      const auto v = pass_io(j, chain, vin, vout, valt);
       unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride();
       for (unsigned q = 0; q < portions_; ++q) {
         const std::size_t first = q * kPortionKeys;
@@ -854,7 +916,7 @@ class OnesweepInstance final : public Instance {
             common::launch_chained(
                 chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s,
                 k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq,
-                PassKeyCode<Bits>::of_pass(map, pass, first_pass_, passes_ - 1), pass * P::kRadixBits,
+                PassKeyCode<Bits>::of_pass(map, pass, run_passes.front(), run_passes.back()), pass * P::kRadixBits,
                 pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
                 status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
                 counters + std::size_t(pass) * portions_ + q),
@@ -873,6 +935,8 @@ class OnesweepInstance final : public Instance {
   // sort is not chained): it took 2^20 u32 keys from 63.3 to 56.0 us on the
   // H100 (variants/radix/PERFORMANCE.md).
   bool chained_ = false;
+  bool skip_constant_digits_ = false;
+  std::uint32_t* constant_host_ = nullptr;  // mapped: constant_digits_kernel's answer (skip_constant_digits_)
   unsigned tiles_ = 0, portions_ = 0, persistent_blocks_ = 0;
   std::size_t alt_keys_ = 0, alt_values_ = 0, fits_off_ = 0, cleared_ = 0, cleared_off_ = 0;
 };
@@ -885,15 +949,22 @@ class OnesweepInstance final : public Instance {
 // them, cudaErrorInvalidValue at the pass's launch (H100, CUDA 13.0, session
 // g102: results/h100-80gb-hbm3/logs/).
 template <class P, class Bits>
-std::unique_ptr<Instance> make_onesweep(const Problem& p, int first_pass = 0);
+std::unique_ptr<Instance> make_onesweep(const Problem& p, int first_pass = 0, bool skip_constant_digits = false);
 
 // The variant of policy P. KeyBits: the key widths its kernels are
 // instantiated for (an on-demand point builds only the widths its sweep
 // sorts); none: every width (the compiled-in grid).
-template <class P, class... KeyBits>
+// SkipConstantDigits: the same kernels, with the digit counts read back after
+// the histogram and the passes of digits that every key shares left out
+// (64-bit keys holding 32-bit values sort in four passes, not eight): one
+// round trip more, a gain only where digits are constant, so the tuner picks
+// it per input class.
+template <class P, bool SkipConstantDigits = false, class... KeyBits>
 VariantInfo onesweep_info() {
   VariantInfo v;
-  v.label = "radix.onesweep." + param_label(P::params());
+  Params params = P::params();
+  if (SkipConstantDigits) params.push_back({"constant_digits", "", "skip_constant_digits"});
+  v.label = "radix.onesweep." + param_label(params);
   v.family = "radix";
   v.description = "Onesweep-class LSD radix: one histogram pass, then per digit one kernel that ranks "
                   "(warp match-any), looks back for its offsets and scatters through shared memory";
@@ -906,7 +977,7 @@ VariantInfo onesweep_info() {
   }
   v.descending = true;
   v.stable = true;
-  v.params = P::params();
+  v.params = params;
   v.tile_keys = P::kTile;
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
   v.unsupported = [](const Problem& p) { return smem_reason(P::smem_bytes(p)); };
@@ -914,7 +985,7 @@ VariantInfo onesweep_info() {
     return with_key_bits(p.key, [&](auto bits_tag) -> std::unique_ptr<Instance> {
       using Bits = typename decltype(bits_tag)::type;
       if constexpr (sizeof...(KeyBits) == 0 || (std::is_same_v<Bits, KeyBits> || ...))
-        return make_onesweep<P, Bits>(p);
+        return make_onesweep<P, Bits>(p, 0, SkipConstantDigits);
       else
         throw std::logic_error("radix.onesweep: key width not built into this point");
     });

@@ -1,0 +1,90 @@
+// What a sample of the keys says about the input: the class best.json keeps
+// a pick for (spread, skewed or presorted) and the figures that decided it.
+// Host code; the sample is taken on the GPU (device.hpp, sample_key_pairs).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace sortbench {
+
+enum class InputClass {
+  spread,     // no sign of skew or order: what uniform keys look like
+  skewed,     // many keys share their top 16 bits (few values, hot buckets, zipf)
+  presorted,  // adjacent keys mostly in order, ascending or descending
+  narrow,     // every sampled key shares its top 8 bits or more (narrow ranges, 64-bit keys holding 32-bit values)
+};
+inline constexpr InputClass kAllInputClasses[] = {InputClass::spread, InputClass::skewed, InputClass::presorted,
+                                                  InputClass::narrow};
+// The class whose pick a class without one of its own takes (a best.json
+// tuned before narrow was a class: its skewed pick); the class itself if none.
+inline InputClass fallback_class(InputClass c) { return c == InputClass::narrow ? InputClass::skewed : c; }
+
+std::string to_string(InputClass c);
+std::optional<InputClass> parse_input_class(const std::string& s);
+
+// Adjacent pairs (i, i + 1) sampled, one in each of kClassSamplePairs equal
+// strides of the keys.
+inline constexpr std::size_t kClassSamplePairs = 2048;
+
+#ifdef __CUDACC__
+#define SORTBENCH_SAMPLE_HD __host__ __device__ inline
+#else
+#define SORTBENCH_SAMPLE_HD inline
+#endif
+// The leading bits of a key_bits-wide key that keys whose AND and OR these
+// are all share.
+SORTBENCH_SAMPLE_HD std::uint32_t shared_leading_bits(std::uint64_t all_and, std::uint64_t all_or, int key_bits) {
+  const std::uint64_t differ = (all_and ^ all_or) << (64 - key_bits);
+  std::uint32_t shared = 0;
+  while (shared < std::uint32_t(key_bits) && !(differ >> (63 - shared) & 1)) ++shared;
+  return shared;
+}
+
+// Where the j-th sampled pair starts (n >= 2): at a place in its stride fixed
+// by a hash of j, not at the stride's start, so the sample does not alias
+// with periodic structure in the keys (windows or runs of a power-of-2
+// length would otherwise put every pair across a boundary).
+SORTBENCH_SAMPLE_HD std::size_t sample_position(std::size_t j, std::size_t n) {
+  const std::size_t stride = (n - 1) / kClassSamplePairs;
+  if (stride < 2) return j * (n - 1) / kClassSamplePairs;
+  std::uint64_t h = std::uint64_t(j) * 0x9E3779B97F4A7C15ull;
+  h = (h ^ (h >> 31)) * 0xBF58476D1CE4E5B9ull;
+  return j * stride + std::size_t((h ^ (h >> 29)) % stride);  // i + 1 < (j + 1) x stride + 1 <= n
+}
+
+struct InputFeatures {
+  std::size_t pairs = 0;
+  double ascending = 0;   // share of sampled pairs with the first key before the second
+  double descending = 0;  // ... after it (equal keys count in neither)
+  // Share of sampled first keys whose top 16 bits (of the ordered bits; all
+  // of them for narrower keys) an earlier sampled key had, above what
+  // uniform keys give (about 0.016 for 16 bits and more).
+  double top16_repeats = 0;
+  int shared_top_bits = 0;  // leading bits every sampled first key shares
+  InputClass cls = InputClass::spread;
+  std::string summary() const;  // "skewed: top-16-bit repeats 0.62, ascending 0.50, descending 0.49"
+};
+
+// What the GPU counts over the sampled pairs (device.hpp, count_sample): pairs
+// in ascending and in descending order, the distinct values of the first
+// keys' top 16 bits (of the ordered bits; all bits of narrower keys), and the
+// leading bits all first keys share. `done` is set last: the host waits on it.
+struct SampleCounts {
+  std::uint32_t ascending = 0, descending = 0, distinct_tops = 0, shared_top_bits = 0, done = 0;
+};
+
+// The rule (docs/tune.md "Input classes"): presorted where at least half the
+// pairs differ and 90 % of those run one way; else narrow where the sampled
+// keys share their top 8 bits; else skewed where the repeats reach 0.1; else
+// spread.
+InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_bits);
+
+// The same counts on the host: pairs holds 2 x count ordered key bits
+// (KeyTraits::ordered, ascending order), first and second key of each sampled
+// pair (sample_position); key_bits: the key type's width.
+InputFeatures input_features(const std::uint64_t* pairs, std::size_t count, int key_bits);
+
+}  // namespace sortbench

@@ -1,0 +1,94 @@
+// The look at the keys a dispatch takes before it sorts
+// (sortbench/input_class.hpp): one block counts kClassSamplePairs sampled
+// adjacent pairs and writes the counts straight into host memory mapped for
+// the device (sortbench/device/mapped_flag.hpp).
+#include "sortbench/device.hpp"
+#include "sortbench/device/key_traits.cuh"
+#include "sortbench/device/mapped_flag.hpp"
+
+namespace sortbench {
+namespace {
+
+constexpr unsigned kCountThreads = 1024;
+
+template <class T>
+__global__ void __launch_bounds__(kCountThreads)
+    count_sample_kernel(const T* __restrict__ keys, std::size_t n, SampleCounts* out) {
+  constexpr int kBits = int(sizeof(T) * 8), kTopBits = kBits < 16 ? kBits : 16;
+  __shared__ unsigned seen[(1u << kTopBits) / 32 + 1];
+  __shared__ unsigned up, down, distinct;
+  __shared__ unsigned long long all_and, all_or;
+  for (unsigned i = threadIdx.x; i < sizeof(seen) / 4; i += kCountThreads) seen[i] = 0;
+  if (threadIdx.x == 0) {
+    up = down = distinct = 0;
+    all_and = ~0ull;
+    all_or = 0;
+  }
+  __syncthreads();
+  unsigned u = 0, d = 0, fresh = 0;
+  unsigned long long a_and = ~0ull, a_or = 0;
+  for (std::size_t j = threadIdx.x; j < kClassSamplePairs; j += kCountThreads) {
+    const std::size_t i = sample_position(j, n);
+    const auto a = KeyTraits<T>::ordered(keys[i]), b = KeyTraits<T>::ordered(keys[i + 1]);
+    u += a < b;
+    d += b < a;
+    const unsigned top = unsigned(std::uint64_t(a) >> (kBits - kTopBits)), bit = 1u << (top & 31);
+    fresh += (atomicOr(&seen[top >> 5], bit) & bit) == 0;
+    a_and &= std::uint64_t(a);
+    a_or |= std::uint64_t(a);
+  }
+  atomicAnd(&all_and, a_and);
+  atomicOr(&all_or, a_or);
+  atomicAdd(&up, u);
+  atomicAdd(&down, d);
+  atomicAdd(&distinct, fresh);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    out->ascending = up;
+    out->descending = down;
+    out->distinct_tops = distinct;
+    out->shared_top_bits = shared_leading_bits(all_and, all_or, kBits);
+    __threadfence_system();  // the counts reach the host before the flag
+    *reinterpret_cast<volatile std::uint32_t*>(&out->done) = 1;
+  }
+}
+
+}  // namespace
+
+void count_sample(KeyType key, const void* keys, std::size_t n, SampleCounts* mapped, cudaStream_t s) {
+  reinterpret_cast<volatile SampleCounts*>(mapped)->done = 0;
+  if (n < 2) return;
+  SampleCounts* dev = mapped_device_pointer(mapped, "count_sample: mapped counts");
+  with_key_type(key, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    count_sample_kernel<T><<<1, kCountThreads, 0, s>>>(static_cast<const T*>(keys), n, dev);
+  });
+  cuda_check(cudaGetLastError(), "count_sample");
+}
+
+InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* mapped, cudaStream_t s) {
+  const int bits = int(key_bytes(key) * 8);
+  if (n < 2) return classify_counts({}, 0, bits);
+  const volatile SampleCounts* c = mapped;
+  wait_for_mapped_flag(&c->done, s, "the key sample");
+  SampleCounts counts;
+  counts.ascending = c->ascending;
+  counts.descending = c->descending;
+  counts.distinct_tops = c->distinct_tops;
+  counts.shared_top_bits = c->shared_top_bits;
+  return classify_counts(counts, kClassSamplePairs, bits);
+}
+
+MappedSampleCounts::MappedSampleCounts() {
+  cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&p), sizeof(SampleCounts), cudaHostAllocMapped),
+             "mapped sample counts");
+}
+MappedSampleCounts::~MappedSampleCounts() { cudaFreeHost(p); }
+
+InputFeatures classify_keys(KeyType key, const void* keys, std::size_t n, cudaStream_t s) {
+  MappedSampleCounts counts;
+  count_sample(key, keys, n, counts.p, s);
+  return wait_for_sample(key, n, counts.p, s);
+}
+
+}  // namespace sortbench
