@@ -4,8 +4,40 @@
 #include <climits>
 
 #include "sortbench/device.hpp"
+#include "sortbench/distributed.hpp"
+#include "sortbench/sort.hpp"
 
 namespace sortbench {
+
+namespace {
+Problem one_shard(const Problem& p) {
+  Problem one = p;
+  one.gpus = 1;
+  one.n = shard_size(p.n, std::max(1, p.gpus), 0);
+  return one;
+}
+}  // namespace
+
+const VariantInfo* local_sort_variant(const Problem& p, const std::string& gpu_model) {
+  const Registry& reg = Registry::instance();
+  const Problem one = one_shard(p);
+  if (!gpu_model.empty()) {
+    const std::string label =
+        detail::tuned_ours_label(detail::best_json_path("", gpu_model), gpu_model, p.key, p.value, one.n);
+    const VariantInfo* v = label.empty() ? nullptr : reg.find(label);
+    if (v && v->family == "radix" && !v->host && !v->in_place && !v->distributed() && v->skip_reason(one).empty())
+      return v;
+  }
+  return reg.family_default("radix");
+}
+
+std::string local_sort_unavailable(const Problem& p, const std::string& gpu_model) {
+  const VariantInfo* local = local_sort_variant(p, gpu_model);
+  if (!local) return "no radix family default point in this build (the local sort)";
+  // A shard, not all n keys: each GPU sorts its own.
+  if (auto r = local->skip_reason(one_shard(p)); !r.empty()) return "the local sort " + local->label + ": " + r;
+  return {};
+}
 
 Validation combine_parts(const Problem& p, const std::vector<PartSummary>& parts, bool check_stable) {
   Validation v;

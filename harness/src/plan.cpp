@@ -51,6 +51,13 @@ std::string distribution_skip_reason(const Distribution& d, KeyType k) {
 
 namespace plan {
 
+std::string value_index_skip_reason(ValueType v, std::size_t n) {
+  if (v == ValueType::u32 && n > (std::size_t(1) << 32))
+    return "u32 values hold each key's original index, and n = " + std::to_string(n) +
+           " is past 2^32 (indices wrap, and stability cannot be checked): use u64 values";
+  return {};
+}
+
 namespace {
 std::string plan_number(double x) {
   std::ostringstream os;
@@ -60,6 +67,7 @@ std::string plan_number(double x) {
 }  // namespace
 
 std::string workload_skip_reason(const Workload& w) {
+  if (const std::string why = value_index_skip_reason(w.value, w.n); !why.empty()) return why;
   std::string why = distribution_skip_reason(w.dist, w.key);
   // 32-bit stamps start at 0: the last one (n gaps, and one more of jitter) must fit the key.
   if (why.empty() && w.dist.kind == DistKind::timestamps && key_bytes(w.key) == 4 && !is_float(w.key)) {

@@ -3,9 +3,15 @@
 // between parts that only the whole sequence can make.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "sortbench/device.hpp"
+#include "sortbench/distributed.hpp"
 
 using namespace sortbench;
 
@@ -88,4 +94,46 @@ TEST(CombineParts, PartSizesMustAddUpToN) {
   const Validation v = combine_parts(kPairs, {part(15, 1, 5), part(14, 6, 9)}, false);
   EXPECT_FALSE(v.ok());
   EXPECT_NE(v.message.find("29 keys in all, the input 30"), std::string::npos) << v.message;
+}
+
+// Issue 40: u32 pairs of 2^28 keys on four GPUs were skipped, "the local sort
+// radix.two_digit_msd_local_lsd.rb8.ipt10.tpb128: n = 268435456 above the
+// variant's cap": the local sort was picked for a shard (2^26 keys) and then
+// checked against all n keys.
+TEST(LocalSort, PickedAndCheckedForAShard) {
+  VariantInfo capped;
+  capped.label = "radix.local_sort_test.capped";
+  capped.family = "radix";
+  capped.value_types = {ValueType::none, ValueType::u32};
+  capped.max_n = std::size_t(1) << 27;
+  capped.max_n_why = "a test cap";
+  capped.bytes_per_key = [](const Problem&) { return 8.0; };
+  capped.make = [](const Problem&) -> std::unique_ptr<Instance> { return nullptr; };
+  Registry::instance().add(capped);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("sortbench_local_sort_" + std::to_string(::getpid()) + ".json")).string();
+  std::ofstream(path) << R"({"schema": "sortbench-best", "schema_version": 2, "gpu_model": "fake-gpu", "entries": [
+    {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1024, "n_max": 134217728,
+     "variant": "radix.local_sort_test.capped", "ours": "radix.local_sort_test.capped", "params": {}, "score": 1.2}]})";
+  const char* before = std::getenv("SORTBENCH_BEST_JSON");
+  const std::string saved = before ? before : "";
+  ::setenv("SORTBENCH_BEST_JSON", path.c_str(), 1);
+  struct Restore {
+    std::string saved, path;
+    ~Restore() {
+      if (saved.empty()) ::unsetenv("SORTBENCH_BEST_JSON");
+      else ::setenv("SORTBENCH_BEST_JSON", saved.c_str(), 1);
+      Registry::instance().remove("radix.local_sort_test.capped");
+      std::filesystem::remove(path);
+    }
+  } restore{saved, path};
+  const Problem four{KeyType::u32, ValueType::u32, Order::ascending, std::size_t(1) << 28, 4};
+  const VariantInfo* v = local_sort_variant(four, "fake-gpu");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->label, "radix.local_sort_test.capped");  // a shard is 2^26 keys
+  EXPECT_EQ(local_sort_unavailable(four, "fake-gpu"), "");
+  // Shards past the cap: not the capped pick.
+  const Problem two{KeyType::u32, ValueType::u32, Order::ascending, std::size_t(1) << 29, 2};
+  const VariantInfo* d = local_sort_variant(two, "fake-gpu");
+  EXPECT_TRUE(d == nullptr || d->label != "radix.local_sort_test.capped");
 }

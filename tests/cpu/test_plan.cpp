@@ -45,6 +45,28 @@ TEST(Plan, WorkloadReasonIsTheDistributionThatDoesNotApply) {
   EXPECT_EQ(plan::workload_skip_reason(plan_workload(KeyType::u8, 1024, "uniform")), "");
 }
 
+// Issue 40: 2^33 u32 pairs on four GPUs were measured and failed validation
+// ("not stable"): a u32 value cannot hold an index past 2^32.
+TEST(Plan, U32ValuesCannotIndexPast2To32) {
+  Workload w = plan_workload(KeyType::u32, std::size_t(1) << 32);
+  w.value = ValueType::u32;
+  EXPECT_EQ(plan::workload_skip_reason(w), "");
+  w.n = (std::size_t(1) << 32) + 1;
+  EXPECT_NE(plan::workload_skip_reason(w).find("past 2^32"), std::string::npos) << plan::workload_skip_reason(w);
+  w.n = std::size_t(1) << 33;
+  EXPECT_NE(plan::workload_skip_reason(w).find("use u64 values"), std::string::npos);
+  w.value = ValueType::u64;
+  EXPECT_EQ(plan::workload_skip_reason(w), "");
+  w.value = ValueType::none;
+  EXPECT_EQ(plan::workload_skip_reason(w), "");
+  // A config's point is skipped with the reason; the runners read the same.
+  w.value = ValueType::u32;
+  VariantInfo v = plan_variant("plantest.index");
+  const plan::Point p = plan::classify(v, w);
+  EXPECT_TRUE(p.skip);
+  EXPECT_EQ(p.reason, plan::value_index_skip_reason(ValueType::u32, w.n));
+}
+
 TEST(Plan, ClassifiesWithTheRunnersReasonsInItsOrder) {
   VariantInfo v = plan_variant("plantest.a");
   v.max_n = 1000;

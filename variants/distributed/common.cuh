@@ -31,28 +31,20 @@
 
 namespace sortbench::distributed {
 
-// What each GPU sorts its keys with: the radix point of ours that the current
-// GPU's best.json picks for a shard's types and size (sortbench::sort's
-// tuning; its "ours" where a library call won the range, and the nearest
-// range past the tuned sizes), else the radix family's default point. Null
-// where neither is in this build.
-inline const VariantInfo* local_sort_variant(const Problem& p) {
-  const Registry& reg = Registry::instance();
-  Problem one = p;
-  one.gpus = 1;
-  one.n = shard_size(p.n, std::max(1, p.gpus), 0);
+// The current GPU's model; empty without a GPU (a dry run plans without one:
+// the local sort is the default point).
+inline std::string current_gpu_model() {
   int dev = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
-    const std::string model = device_model_slug(prop.name);
-    const std::string label = detail::tuned_ours_label(detail::best_json_path("", model), model, p.key, p.value, one.n);
-    const VariantInfo* v = label.empty() ? nullptr : reg.find(label);
-    if (v && v->family == "radix" && !v->host && !v->in_place && !v->distributed() && v->skip_reason(one).empty())
-      return v;
-  } else {
-    cudaGetLastError();  // no GPU here (a dry run plans without one): the default point
-  }
-  return reg.family_default("radix");
+  if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
+    return device_model_slug(prop.name);
+  cudaGetLastError();
+  return {};
+}
+
+// What each GPU sorts its keys with (sortbench/distributed.hpp).
+inline const VariantInfo* local_sort_variant(const Problem& p) {
+  return sortbench::local_sort_variant(p, current_gpu_model());
 }
 
 // Why the family cannot run here (NCCL missing, no local radix sort for the
@@ -60,12 +52,7 @@ inline const VariantInfo* local_sort_variant(const Problem& p) {
 inline std::string unavailable(const Problem& p) {
   std::string why;
   if (!nccl::available(&why)) return why;
-  const VariantInfo* local = local_sort_variant(p);
-  if (!local) return "no radix family default point in this build (the local sort)";
-  Problem one = p;
-  one.gpus = 1;
-  if (auto r = local->skip_reason(one); !r.empty()) return "the local sort " + local->label + ": " + r;
-  return {};
+  return local_sort_unavailable(p, current_gpu_model());
 }
 
 // Keys moved through device memory per key, end to end, for GB/s: each pass
@@ -94,18 +81,28 @@ class LocalSort {
   const std::string& label() const { return v_->label; }
 
  private:
+  // One instance per GPU and size: an instance sets its kernels' shared
+  // memory limits on the GPU that is current when it is made, and a GPU of
+  // the process may get a size no other does. A size past the pick's cap (a
+  // shard after an uneven exchange) sorts with the family's default point,
+  // which takes every size.
   Instance& instance(std::size_t n) {
-    auto& slot = by_n_[n];
+    int dev = 0;
+    cuda_check(cudaGetDevice(&dev), "local sort: cudaGetDevice");
+    auto& slot = by_n_[{dev, n}];
     if (!slot) {
       Problem p = base_;
       p.n = n;
-      slot = v_->make(p);
+      const VariantInfo* v = v_;
+      if (!v->skip_reason(p).empty())
+        if (const VariantInfo* d = Registry::instance().family_default("radix"); d && d->skip_reason(p).empty()) v = d;
+      slot = v->make(p);
     }
     return *slot;
   }
   Problem base_;
   const VariantInfo* v_ = nullptr;
-  std::map<std::size_t, std::unique_ptr<Instance>> by_n_;
+  std::map<std::pair<int, std::size_t>, std::unique_ptr<Instance>> by_n_;
 };
 
 // Events between phases on every local GPU; a phase's time is the slowest GPU's.

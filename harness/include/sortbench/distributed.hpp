@@ -47,6 +47,17 @@ inline std::size_t shard_size(std::size_t n, int world, int rank) {
   return shard_first(n, world, rank + 1) - shard_first(n, world, rank);
 }
 
+// What each GPU of a distributed point p sorts its keys with on a GPU of
+// `gpu_model` (host logic; variants/distributed/common.cuh asks it with the
+// current GPU's model): the radix point of ours that the model's best.json
+// picks for a shard of p (its "ours" where a library call won the range),
+// if it can sort the shard, else the radix family's default point. Null where
+// neither is in the build. Sizes past the pick's cap that a GPU may hold after
+// an exchange sort with the default point (LocalSort).
+const VariantInfo* local_sort_variant(const Problem& p, const std::string& gpu_model);
+// Why no local sort can sort a shard of p; empty when one can.
+std::string local_sort_unavailable(const Problem& p, const std::string& gpu_model);
+
 // A rank's shard: device pointers on its GPU. keys (values) hold the input
 // when run() starts and may be used as scratch; temp is the storage
 // temp_bytes() asked for on that GPU.

@@ -14,8 +14,13 @@
 
 namespace sortbench::plan {
 
-// Why no variant can run w, known before any GPU work (a distribution that
-// does not apply to the key type). Runner::prepare and
+// Why values of type v cannot be the original indices of n keys (u32 past
+// 2^32); empty if they can. Flags that ask for such points are refused
+// (run: exit 2); a config's are skipped with this reason.
+std::string value_index_skip_reason(ValueType v, std::size_t n);
+
+// Why no variant can run w, known before any GPU work (values that cannot
+// hold its indices, a distribution that does not apply to the key type). Runner::prepare and
 // DistributedRunner::prepare record it for every point of the workload; they
 // check free memory after it, which a plan cannot know.
 std::string workload_skip_reason(const Workload& w);

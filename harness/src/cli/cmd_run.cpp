@@ -207,6 +207,12 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                         "' matches no registered variant (see sortbench list)");
   auto matched = reg.match(globs);
   const std::vector<Workload> workloads = expand_workloads(cfg);
+  // Flags that ask for values that cannot hold the indices are a mistake to
+  // refuse; a config's such points are skipped with the reason.
+  if (vm.count("values") || vm.count("n"))
+    for (const auto& w : workloads)
+      if (const std::string why = plan::value_index_skip_reason(w.value, w.n); !why.empty())
+        throw ConfigError(std::string(vm.count("values") ? "--values" : "--n") + ": " + why);
   // Counted before anything runs: a typo in a range must not plan a week of points.
   if (workloads.size() * std::max<std::size_t>(1, matched.size() + best_families.size()) > kMaxPoints)
     throw ConfigError((vm.count("n") ? std::string("--n") : cfg.source) + ": " + std::to_string(workloads.size()) +
