@@ -26,6 +26,17 @@ step() {
 step "install into a temporary prefix" "$cmake" --install "$build_dir" --prefix "$tmp/prefix"
 bin=$tmp/prefix/bin/sortbench
 [ -x "$bin" ] || fail "the install has no bin/sortbench"
+# What the binary reads outside the checkout: configs, schemas, each GPU's best.json.
+share=$tmp/prefix/share/sortbench
+for f in configs/quick.json configs/realistic.json schemas/report.schema.json schemas/best.schema.json; do
+  [ -f "$share/$f" ] || fail "the install has no share/sortbench/$f"
+done
+for best in "$src"/results/*/best.json; do
+  model=$(basename "$(dirname "$best")")
+  cmp -s "$best" "$share/results/$model/best.json" || fail "the install's share/sortbench/results/$model/best.json is not $best"
+done
+[ -z "$(find "$share/results" -type f ! -name best.json)" ] || fail "the install carries more of results/ than best.json"
+echo "ok: configs, schemas and $(ls -d "$share"/results/*/ | wc -l) GPUs' best.json installed"
 step "configure examples/plugin against it" "$cmake" -S "$src/examples/plugin" -B "$tmp/build" \
   -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER="$cxx"

@@ -18,7 +18,9 @@ namespace sortbench {
 
 struct SortOptions {
   // Where best.json is read from. Empty: $SORTBENCH_BEST_JSON, else
-  // results/<gpu-model>/best.json under $SORTBENCH_RESULTS_DIR (default "results").
+  // $SORTBENCH_RESULTS_DIR/<gpu-model>/best.json, else results/<gpu-model>/best.json
+  // where the working folder has one, else the installed one
+  // (<prefix>/share/sortbench/results/<gpu-model>/best.json beside <prefix>/bin/sortbench).
   std::string best_json;
 };
 

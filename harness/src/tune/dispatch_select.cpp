@@ -17,8 +17,18 @@ namespace sortbench::detail {
 std::string best_json_path(const std::string& explicit_path, const std::string& gpu_model) {
   if (!explicit_path.empty()) return explicit_path;
   if (const char* p = std::getenv("SORTBENCH_BEST_JSON"); p && *p) return p;
-  const char* dir = std::getenv("SORTBENCH_RESULTS_DIR");
-  return std::string(dir && *dir ? dir : "results") + "/" + gpu_model + "/best.json";
+  if (const char* dir = std::getenv("SORTBENCH_RESULTS_DIR"); dir && *dir)
+    return std::string(dir) + "/" + gpu_model + "/best.json";
+  const std::string local = "results/" + gpu_model + "/best.json";
+  std::error_code ec;
+  if (std::filesystem::exists(local, ec)) return local;
+  // An installed binary: <prefix>/bin/sortbench reads <prefix>/share/sortbench/results/.
+  const auto exe = std::filesystem::canonical("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share" / "sortbench" / "results" / gpu_model / "best.json";
+    if (std::filesystem::exists(installed, ec)) return installed.string();
+  }
+  return local;
 }
 
 namespace {
