@@ -60,6 +60,24 @@ TEST(FamilySpace, LabelsLeaveDefaultsOutAndParseBackInOneSpelling) {
   EXPECT_THROW(register_family_space(test_space()), std::logic_error);  // one declaration per method
 }
 
+// Issue 41: a mistyped on-demand label said only "matches no registered
+// variant"; it now says what in it names no point of the space.
+TEST(FamilySpace, LabelErrorsSayWhatNamesNoPoint) {
+  const FamilySpace& s = space();
+  const std::string form = "spacetest.m points are spacetest.m.a<alpha>[.b<beta> unless 4]";
+  EXPECT_EQ(s.label_error("spacetest.m.a2.b8"), "");
+  EXPECT_EQ(s.label_error("spacetest.m.a5"), "'a5': alpha (a) takes 1, 2, 3, not 5");
+  EXPECT_EQ(s.label_error("spacetest.m.a2.c1"), "'c1' names no parameter of spacetest.m; " + form);
+  EXPECT_EQ(s.label_error("spacetest.m.b8"), "no alpha (a<alpha>); " + form);
+  EXPECT_EQ(s.label_error("spacetest.m.a2.a3"), "'a3': alpha (a) given twice; " + form);
+  EXPECT_EQ(s.label_error("spacetest.m.b8.a2"), "one spelling per point: spacetest.m.a<alpha>[.b<beta> unless 4]");
+  EXPECT_EQ(s.label_error("spacetest.m.a2.b4"), "one spelling per point: spacetest.m.a<alpha>[.b<beta> unless 4]");
+  EXPECT_EQ(unmatched_label_hint("spacetest.m.a9"), "'a9': alpha (a) takes 1, 2, 3, not 9");
+  EXPECT_NE(unmatched_label_hint("spacetest.n.a1").find("points built on demand are of "), std::string::npos);
+  EXPECT_NE(unmatched_label_hint("spacetest.n.a1").find("spacetest.m"), std::string::npos);
+  EXPECT_EQ(unmatched_label_hint("spacetest.*"), "");  // a glob: no one label to explain
+}
+
 TEST(FamilySpace, PlanExpandsTheFilteredProductAndPrunesWithReasons) {
   space();
   const on_demand::Limits lim;

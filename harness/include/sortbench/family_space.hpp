@@ -48,6 +48,11 @@ struct FamilySpace {
   // The point a label names, if it names one of this space (any order of its
   // components is refused: a label has one spelling).
   std::optional<SpacePoint> parse_label(const std::string& label) const;
+  // Why a label that starts with this space's method names none of its
+  // points: the component that names no parameter, the value a parameter does
+  // not take (with the values it does), the parameter missing, or the order.
+  // Empty if it names one.
+  std::string label_error(const std::string& label) const;
   // The value of every axis in `full`, e.g. for filters on parameters that
   // the label leaves out at their default.
   Params full_params(const SpacePoint& p) const;
@@ -60,6 +65,10 @@ void register_family_space(FamilySpace s);
 const std::deque<FamilySpace>& family_spaces();
 // The family space whose points a label or glob can name (its method prefix), or null.
 const FamilySpace* family_space_of(const std::string& label);
+// What to tell a user whose label matches no registered variant: the space's
+// label_error where the label starts with a declared method, else the methods
+// whose points can be built on demand. Empty where there is nothing to add.
+std::string unmatched_label_hint(const std::string& label);
 
 namespace detail {
 struct SpaceRegistrar {

@@ -17,6 +17,7 @@
 #include "sortbench/plugin.hpp"
 #include "sortbench/sort.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/family_space.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/nccl.hpp"
 #include "sortbench/plan.hpp"
@@ -196,7 +197,9 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                           join(reg.default_families(), ", ") + " (or a glob over them)");
       best_families.push_back(family);
     } else if (reg.match({pat}).empty()) {
-      throw ConfigError(variants_path + ": '" + pat + "' matches no registered variant (see sortbench list)");
+      const std::string hint = unmatched_label_hint(pat);
+      throw ConfigError(variants_path + ": '" + pat + "' matches no registered variant (see sortbench list)" +
+                        (hint.empty() ? "" : "; " + hint));
     } else {
       globs.push_back(pat);
     }

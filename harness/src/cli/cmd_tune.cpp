@@ -18,6 +18,7 @@
 #include "cli.hpp"
 #include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/family_space.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/plan.hpp"
 #include "sortbench/report.hpp"
@@ -245,9 +246,12 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   }
   const auto& reg = Registry::instance();
   for (const auto& pat : space.sweep.variants)
-    if (reg.match({pat}).empty())
+    if (reg.match({pat}).empty()) {
+      const std::string hint = unmatched_label_hint(pat);
       throw ConfigError((vm.count("variants") ? std::string("--variants") : space.sweep.source + ": $.variants") +
-                        ": '" + pat + "' matches no registered variant (see sortbench list)");
+                        ": '" + pat + "' matches no registered variant (see sortbench list)" +
+                        (hint.empty() ? "" : "; " + hint));
+    }
   for (std::size_t i = 0; i < space.sweep.baselines.size(); ++i)
     for (const auto& label : resolve_baselines({space.sweep.baselines[i]}, reg))
       if (!reg.find(label))
