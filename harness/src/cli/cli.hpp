@@ -37,6 +37,12 @@ struct CommandRegistrar {
 
 // Parses a subcommand's flags; errors become UsageError naming the flag. An
 // argument that is not an option (a stray word) is an error naming it.
+// The hidden flags a run or tune passes to the processes it starts (--worker
+// with --measure; --fake-crash, --fake-delay, --fake-model with
+// --fake-evaluator): each given without its companion is a usage error
+// naming both. Returns --measure's JSON where --worker is given (null where not).
+nlohmann::json hidden_worker_flags(const std::string& cmd, const boost::program_options::variables_map& vm);
+
 boost::program_options::variables_map parse(const std::string& cmd,
                                             const boost::program_options::options_description& desc,
                                             const std::vector<std::string>& args);

@@ -195,6 +195,22 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return out;
 }
 
+nlohmann::json hidden_worker_flags(const std::string& cmd, const po::variables_map& vm) {
+  const std::string who = "sortbench " + cmd + ": ";
+  if (vm.count("measure") && !vm.count("worker"))
+    throw UsageError(who + "--measure: only with --worker (what a " + cmd + " passes the process it starts)");
+  for (const char* f : {"fake-crash", "fake-delay", "fake-model"})
+    if (vm.count(f) && !vm.count("fake-evaluator"))
+      throw UsageError(who + "--" + f + ": only with --fake-evaluator");
+  if (!vm.count("worker")) return nullptr;
+  if (!vm.count("measure")) throw UsageError(who + "--worker: missing --measure");
+  try {
+    return nlohmann::json::parse(vm["measure"].as<std::string>());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(who + "--measure: malformed JSON (" + std::string(e.what()) + ")");
+  }
+}
+
 po::variables_map parse(const std::string& cmd, const po::options_description& desc,
                          const std::vector<std::string>& args, const char* positional_name,
                          std::size_t max_positional) {

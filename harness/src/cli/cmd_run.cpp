@@ -136,11 +136,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   }
   const bool fake = vm.count("fake-evaluator") > 0;
   const std::string crash_glob = vm.count("fake-crash") ? vm["fake-crash"].as<std::string>() : "";
-  if (vm.count("worker")) {
-    if (!vm.count("measure")) throw UsageError("sortbench run: --worker: missing --measure");
-    const json measure = json::parse(vm["measure"].as<std::string>());
+  if (const json measure = hidden_worker_flags("run", vm); !measure.is_null())
     return fake ? serve_fake_worker(fake_device_json(), 0, crash_glob) : serve_device_worker(measure);
-  }
   const bool isolate = vm.count("isolate") > 0;
   if (fake && !isolate) throw ConfigError("--fake-evaluator: only with --isolate");
   double point_timeout = 300;

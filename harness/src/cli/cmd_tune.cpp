@@ -224,7 +224,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   if (vm.count("fake-delay")) fake.delay_s = number_flag(vm, "fake-delay", 0, 60);
   if (vm.count("fake-crash")) fake.crash_glob = vm["fake-crash"].as<std::string>();
   if (vm.count("fake-model")) fake.model = vm["fake-model"].as<std::string>();
-  if (vm.count("worker")) return run_worker(json::parse(vm["measure"].as<std::string>()), fake);
+  if (const json measure = hidden_worker_flags("tune", vm); !measure.is_null()) return run_worker(measure, fake);
 
   // All input is checked before any GPU work or any file is written.
   if (!vm.count("space")) throw ConfigError("--space: missing; expected a tune space file such as configs/tune-radix.json");
