@@ -3,8 +3,11 @@
 #include <iomanip>
 #include <iostream>
 
+#include <filesystem>
+
 #include "cli.hpp"
 #include "sortbench/gpu_status.hpp"
+#include "sortbench/sort.hpp"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -31,7 +34,11 @@ int cmd_info(const std::vector<std::string>& args, const std::string&) {
     throw std::runtime_error(no_gpu_line(status));
   }
   const DeviceInfo d = query_device(true);
-  json j = {{"device", device_json(d)}, {"build", version_json()}};
+  // The picks best:FAMILY and sortbench::sort read on this GPU (SortOptions's rules).
+  const std::string best = detail::best_json_path("", device_model_slug(d.name));
+  std::error_code ec;
+  const bool have_best = std::filesystem::exists(best, ec);
+  json j = {{"device", device_json(d)}, {"build", version_json()}, {"best_json", have_best ? json(best) : json(nullptr)}};
   if (vm.count("json")) {
     std::cout << j.dump(1) << "\n";
     return 0;
@@ -44,7 +51,9 @@ int cmd_info(const std::vector<std::string>& args, const std::string&) {
             << double(d.free_mem) / (1 << 30) << " GiB free, bus " << d.mem_bus_width_bits << " bits\n"
             << "clocks (peak)  SM " << d.sm_clock_peak_mhz << " MHz, memory " << d.mem_clock_peak_mhz << " MHz\n"
             << "driver         " << d.driver_version << ", runtime " << d.runtime_version << ", CCCL " << d.cccl_version << "\n"
-            << "copy bandwidth " << std::setprecision(0) << d.copy_gb_per_s << " GB/s (device to device, read + write)\n";
+            << "copy bandwidth " << std::setprecision(0) << d.copy_gb_per_s << " GB/s (device to device, read + write)\n"
+            << "best.json      "
+            << (have_best ? best : "none (" + best + " is missing): each family's default point, the CUB call") << "\n";
   return 0;
 }
 
