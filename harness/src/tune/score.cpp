@@ -256,56 +256,56 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
         classes.push_back(c);
     if (classes.size() < 2) classes = {""};
     for (const std::string& cls : classes) {
-    auto between = [&](std::size_t lo, std::size_t hi) {
-      std::vector<const Workload*> ws;
-      for (const auto& w : g.workloads)
-        if (w.n >= lo && w.n <= hi && (cls.empty() || workload_class(w) == cls)) ws.push_back(&w);
-      return ws;
-    };
-    auto tagged = [&](json e, std::size_t lo, std::size_t hi) {
-      if (cls.empty()) return e;
-      e["class"] = cls;
-      std::vector<std::string> names;
-      for (const Workload* w : between(lo, hi))
-        if (std::find(names.begin(), names.end(), w->dist.name()) == names.end()) names.push_back(w->dist.name());
-      e["distributions"] = names;
-      return e;
-    };
-    auto decided = [](const Pick& p) { return !p.library.empty() || !p.ours.empty(); };
-    // Per size, then adjacent sizes with the same winner merged into a range.
-    std::size_t i = 0;
-    while (i < sizes.size()) {
-      const Pick first = pick(between(sizes[i], sizes[i]), n_min);
-      if (!decided(first)) {
-        ++i;
-        continue;
-      }
-      const std::string winner = first.winner();
-      std::size_t j = i + 1;
-      while (j < sizes.size()) {
-        const Pick next = pick(between(sizes[j], sizes[j]), n_min);
-        if (!decided(next) || next.winner() != winner) break;
-        ++j;
-      }
-      Pick range = pick(between(sizes[i], sizes[j - 1]), n_min);
-      // Over the whole range the winner can differ only by noise ties; keep the per-size winner.
-      if (range.winner() != winner) {
-        const auto it = std::find_if(range.ours.begin(), range.ours.end(),
-                                     [&](const Ranked& r) { return r.candidate->label == winner; });
-        if (it != range.ours.end()) {
-          std::rotate(range.ours.begin(), it, it + 1);
-          range.library_wins = false;
-        } else {
-          range = first;
+      auto between = [&](std::size_t lo, std::size_t hi) {
+        std::vector<const Workload*> ws;
+        for (const auto& w : g.workloads)
+          if (w.n >= lo && w.n <= hi && (cls.empty() || workload_class(w) == cls)) ws.push_back(&w);
+        return ws;
+      };
+      auto tagged = [&](json e, std::size_t lo, std::size_t hi) {
+        if (cls.empty()) return e;
+        e["class"] = cls;
+        std::vector<std::string> names;
+        for (const Workload* w : between(lo, hi))
+          if (std::find(names.begin(), names.end(), w->dist.name()) == names.end()) names.push_back(w->dist.name());
+        e["distributions"] = names;
+        return e;
+      };
+      auto decided = [](const Pick& p) { return !p.library.empty() || !p.ours.empty(); };
+      // Per size, then adjacent sizes with the same winner merged into a range.
+      std::size_t i = 0;
+      while (i < sizes.size()) {
+        const Pick first = pick(between(sizes[i], sizes[i]), n_min);
+        if (!decided(first)) {
+          ++i;
+          continue;
         }
+        const std::string winner = first.winner();
+        std::size_t j = i + 1;
+        while (j < sizes.size()) {
+          const Pick next = pick(between(sizes[j], sizes[j]), n_min);
+          if (!decided(next) || next.winner() != winner) break;
+          ++j;
+        }
+        Pick range = pick(between(sizes[i], sizes[j - 1]), n_min);
+        // Over the whole range the winner can differ only by noise ties; keep the per-size winner.
+        if (range.winner() != winner) {
+          const auto it = std::find_if(range.ours.begin(), range.ours.end(),
+                                       [&](const Ranked& r) { return r.candidate->label == winner; });
+          if (it != range.ours.end()) {
+            std::rotate(range.ours.begin(), it, it + 1);
+            range.library_wins = false;
+          } else {
+            range = first;
+          }
+        }
+        entries.push_back(tagged(entry(g, range, sizes[i], sizes[j - 1]), sizes[i], sizes[j - 1]));
+        i = j;
       }
-      entries.push_back(tagged(entry(g, range, sizes[i], sizes[j - 1]), sizes[i], sizes[j - 1]));
-      i = j;
-    }
-    if (!sizes.empty()) {
-      const Pick all = pick(between(sizes.front(), sizes.back()), n_min);
-      if (decided(all)) picks.push_back(tagged(entry(g, all, sizes.front(), sizes.back()), sizes.front(), sizes.back()));
-    }
+      if (!sizes.empty()) {
+        const Pick all = pick(between(sizes.front(), sizes.back()), n_min);
+        if (decided(all)) picks.push_back(tagged(entry(g, all, sizes.front(), sizes.back()), sizes.front(), sizes.back()));
+      }
     }
   }
   return {{"schema", "sortbench-best"}, {"schema_version", 3},
