@@ -217,4 +217,26 @@ std::string default_devices_report(const std::string& space_name, const std::str
   return std::string(kDefaultOutDir) + "/shards/" + space_name + "-" + strategy + ".json";
 }
 
+std::string installed_data_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::canonical("/proc/self/exe", ec);
+  if (ec) return {};
+  const fs::path share = exe.parent_path().parent_path() / "share" / "sortbench";
+  return fs::is_directory(share, ec) ? share.string() : std::string();
+}
+
+std::string config_path(const std::string& arg) {
+  std::error_code ec;
+  const bool is_path = arg.find('/') != std::string::npos ||
+                       (arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0) || fs::exists(arg, ec);
+  if (is_path || arg.empty()) return arg;
+  const std::string local = "configs/" + arg + ".json";
+  if (fs::exists(local, ec)) return local;
+  if (const std::string share = installed_data_dir(); !share.empty()) {
+    const std::string installed = share + "/configs/" + arg + ".json";
+    if (fs::exists(installed, ec)) return installed;
+  }
+  return arg;
+}
+
 }  // namespace sortbench::files

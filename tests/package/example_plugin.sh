@@ -37,6 +37,12 @@ for best in "$src"/results/*/best.json; do
 done
 [ -z "$(find "$share/results" -type f ! -name best.json)" ] || fail "the install carries more of results/ than best.json"
 echo "ok: configs, schemas and $(ls -d "$share"/results/*/ | wc -l) GPUs' best.json installed"
+# Outside the checkout, a config or tune space by name is the installed one.
+(cd "$tmp" && "$bin" run --config realistic --dry-run >"$tmp/named.txt" 2>&1) || { cat "$tmp/named.txt"; fail "run --config realistic outside the checkout"; }
+grep -q "^dry run: 1296 points" "$tmp/named.txt" || fail "run --config realistic: $(tail -n 1 "$tmp/named.txt")"
+(cd "$tmp" && "$bin" tune --space tune-radix --dry-run >"$tmp/named-space.txt" 2>&1) \
+  || { cat "$tmp/named-space.txt"; fail "tune --space tune-radix outside the checkout"; }
+echo "ok: --config and --space by name read the installed configs"
 step "configure examples/plugin against it" "$cmake" -S "$src/examples/plugin" -B "$tmp/build" \
   -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER="$cxx"

@@ -68,6 +68,16 @@ inline constexpr const char* kDefaultOutDir = "sortbench-out";
 std::string default_run_report(const std::string& gpu_model, const std::string& config_name);
 std::string default_tune_report(const std::string& gpu_model, const std::string& space_name, const std::string& strategy);
 std::string default_best(const std::string& gpu_model);
+
+// The data an installed binary reads outside the checkout:
+// <prefix>/share/sortbench beside <prefix>/bin/sortbench; empty where there
+// is none (a binary in its build folder).
+std::string installed_data_dir();
+// A config or tune space given by name (`--config quick`, `--space
+// tune-radix`): configs/NAME.json under the working folder, else under the
+// installed data. A path (a '/' or ".json" in it, or a file that exists) is
+// returned as it is, as is a name found nowhere (its check then fails).
+std::string config_path(const std::string& arg);
 std::string default_cache(const std::string& gpu_model, const std::string& space_name);
 // A --devices tune's merged report: named before any shard has seen the GPU model.
 std::string default_devices_report(const std::string& space_name, const std::string& strategy);

@@ -68,7 +68,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   po::options_description desc(
       "sortbench run: a validated, timed sweep written as a JSON report\n"
       "With no --config, the embedded configs/quick.json is the base; axis flags replace that axis in every sweep.\nOptions");
-  desc.add_options()("help,h", "this help")("config", po::value<std::string>(), "sweep config file (JSON)")(
+  desc.add_options()("help,h", "this help")("config", po::value<std::string>(), "sweep config file (JSON), or the name of one in configs/ (here or installed): quick, realistic")(
       "variants", po::value<std::string>(), "comma-separated label globs, e.g. 'cub.*,radix.onesweep.*'")(
       "n", po::value<std::string>(), "sizes: list and ranges, e.g. 2^16:2^28:x4,1000,5e6")(
       "dist", po::value<std::string>(), "distributions, e.g. uniform,entropy:0.544,sorted")(
@@ -148,11 +148,13 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   if (fake) tune::register_fake_variants();
   // All input is checked before any GPU work or any file is written.
   std::vector<files::Input> inputs;
+  // A name (--config quick) is a config of configs/, here or installed.
+  const std::string config = vm.count("config") ? files::config_path(vm["config"].as<std::string>()) : "";
   if (vm.count("config")) {
-    files::check_input(vm["config"].as<std::string>(), "--config", "config file");
-    inputs.push_back({vm["config"].as<std::string>(), "--config"});
+    files::check_input(config, "--config", "config file");
+    inputs.push_back({config, "--config"});
   }
-  SweepConfig cfg = vm.count("config") ? load_config_file(vm["config"].as<std::string>())
+  SweepConfig cfg = vm.count("config") ? load_config_file(config)
                                        : parse_config(embedded_quick_config(), "embedded configs/quick.json");
   // A config that lists a workload twice is told so; axis flags that make its
   // sweeps alike are not: either way each workload is measured once.

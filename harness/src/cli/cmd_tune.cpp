@@ -184,7 +184,7 @@ std::string baselines_text(const Space& space) {
 int cmd_tune(const std::vector<std::string>& args, const std::string& command_line) {
   po::options_description desc(
       "sortbench tune: search a space of variants for the best point per key type and size range (docs/tune.md)\nOptions");
-  desc.add_options()("help,h", "this help")("space", po::value<std::string>(), "tune space file (JSON), e.g. configs/tune-radix.json")(
+  desc.add_options()("help,h", "this help")("space", po::value<std::string>(), "tune space file (JSON), e.g. configs/tune-radix.json, or its name: tune-radix")(
       "strategy", po::value<std::string>(), "exhaustive, random, halving (successive halving) or descent (coordinate descent)")(
       "max-points", po::value<std::string>(), "random / descent: most points scored per group (at least 1)")(
       "keep-fraction", po::value<std::string>(), "halving: fraction promoted to the next size (default 1/3)")(
@@ -228,8 +228,9 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
 
   // All input is checked before any GPU work or any file is written.
   if (!vm.count("space")) throw ConfigError("--space: missing; expected a tune space file such as configs/tune-radix.json");
-  files::check_input(vm["space"].as<std::string>(), "--space", "tune space file");
-  Space space = load_space_file(vm["space"].as<std::string>());
+  const std::string space_file = files::config_path(vm["space"].as<std::string>());  // a name: configs/NAME.json
+  files::check_input(space_file, "--space", "tune space file");
+  Space space = load_space_file(space_file);
   apply_axes(space, vm);
   if (fake.on) register_fake_variants();
   // On-demand points are planned now, so a filter that selects nothing or
@@ -280,7 +281,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     throw ConfigError("--best-base: a --shard run writes no best.json, and --devices merges without a base");
   // Every path the tune reads or writes, before the GPU is asked: the defaults
   // under sortbench-out/<gpu-model>/ are checked once the model is known.
-  std::vector<files::Input> inputs = {{vm["space"].as<std::string>(), "--space"}};
+  std::vector<files::Input> inputs = {{space_file, "--space"}};
   for (const auto& path : check_key_files(space.sweep, vm.count("dist") ? std::string("--dist") : space.sweep.source))
     inputs.push_back({path, "the key file"});
   if (vm.count("best-base")) inputs.push_back({vm["best-base"].as<std::string>(), "--best-base"});

@@ -22,11 +22,10 @@ std::string best_json_path(const std::string& explicit_path, const std::string& 
   const std::string local = "results/" + gpu_model + "/best.json";
   std::error_code ec;
   if (std::filesystem::exists(local, ec)) return local;
-  // An installed binary: <prefix>/bin/sortbench reads <prefix>/share/sortbench/results/.
-  const auto exe = std::filesystem::canonical("/proc/self/exe", ec);
-  if (!ec) {
-    const auto installed = exe.parent_path().parent_path() / "share" / "sortbench" / "results" / gpu_model / "best.json";
-    if (std::filesystem::exists(installed, ec)) return installed.string();
+  // An installed binary reads <prefix>/share/sortbench/results/.
+  if (const std::string share = files::installed_data_dir(); !share.empty()) {
+    const std::string installed = share + "/results/" + gpu_model + "/best.json";
+    if (std::filesystem::exists(installed, ec)) return installed;
   }
   return local;
 }
