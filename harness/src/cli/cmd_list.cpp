@@ -5,6 +5,7 @@
 
 #include "cli.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/family_space.hpp"
 #include "sortbench/resources.hpp"
 #include "sortbench/tune.hpp"
 
@@ -28,13 +29,44 @@ std::string values_text(const VariantInfo& v) {
   return s.empty() ? "" : "; pairs (" + s + ")";
 }
 
+// list --spaces: every declared family space (the binary's and its
+// plugins'), the points of which are built on demand.
+int list_spaces(bool as_json) {
+  json out = json::array();
+  for (const auto& s : family_spaces()) {
+    json axes = json::array();
+    for (const auto& a : s.axes)
+      axes.push_back({{"name", a.name}, {"abbrev", a.abbrev}, {"values", a.values},
+                      {"label_default", a.label_default ? json(*a.label_default) : json(nullptr)}});
+    out.push_back({{"method", s.method}, {"family", s.family}, {"axes", axes},
+                   {"label_form", s.label_error(s.method + ".")}});
+  }
+  if (as_json) {
+    std::cout << out.dump(1) << "\n";
+    return 0;
+  }
+  for (const auto& s : family_spaces()) {
+    std::cout << s.method << " (family " << s.family << ")\n    " << s.label_error(s.method + ".") << "\n";
+    for (const auto& a : s.axes) {
+      std::string values;
+      for (long long v : a.values) values += (values.empty() ? "" : " ") + std::to_string(v);
+      std::cout << "    " << a.abbrev << " " << a.name << ": " << values
+                << (a.label_default ? " (left out of labels at " + std::to_string(*a.label_default) + ")" : "") << "\n";
+    }
+    std::cout << "    constraints between them: checked per point (run --dry-run names the one a point breaks)\n";
+  }
+  std::cout << family_spaces().size() << " spaces\n";
+  return 0;
+}
+
 int cmd_list(const std::vector<std::string>& args, const std::string&) {
   po::options_description desc("sortbench list: every registered variant\nOptions");
   desc.add_options()("help,h", "this help")("json", "print JSON")(
       "variants", po::value<std::string>()->default_value("*"), "comma-separated globs to filter labels")(
       "resources", po::value<std::string>()->implicit_value("u32/none"),
       "KEY/VALUE (default u32/none): each variant's kernels on this GPU, with registers, shared memory and "
-      "resident blocks per SM (needs the GPU)");
+      "resident blocks per SM (needs the GPU)")(
+      "spaces", "the declared family spaces whose points are built on demand: their axes and values");
   add_plugin_option(desc);
   const auto vm = parse("list", desc, args);
   if (vm.count("help")) {
@@ -42,6 +74,11 @@ int cmd_list(const std::vector<std::string>& args, const std::string&) {
     return 0;
   }
   load_plugins_of(vm);
+  if (vm.count("spaces")) {
+    if (vm.count("resources") || !vm["variants"].defaulted())
+      throw UsageError("sortbench list: --spaces: not with --variants or --resources");
+    return list_spaces(vm.count("json") > 0);
+  }
   const auto pats = split_list(vm["variants"].as<std::string>(), "--variants");
   std::optional<Problem> problem;
   if (vm.count("resources")) {
