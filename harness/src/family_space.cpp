@@ -33,76 +33,64 @@ Params FamilySpace::full_params(const SpacePoint& p) const {
 
 std::string FamilySpace::label(const SpacePoint& p) const { return method + "." + param_label(params(p)); }
 
-std::optional<SpacePoint> FamilySpace::parse_label(const std::string& text) const {
-  if (text.rfind(method + ".", 0) != 0) return std::nullopt;
-  SpacePoint p;
-  for (const auto& a : axes) p.push_back(a.label_default.value_or(-1));
-  std::vector<bool> seen(axes.size(), false);
-  std::size_t pos = method.size() + 1;
-  while (pos <= text.size()) {
-    const std::size_t dot = std::min(text.find('.', pos), text.size());
-    const std::string part = text.substr(pos, dot - pos);
-    bool matched = false;
-    for (std::size_t i = 0; i < axes.size() && !matched; ++i) {
-      const auto& a = axes[i];
-      if (seen[i] || part.size() <= a.abbrev.size() || part.compare(0, a.abbrev.size(), a.abbrev) != 0) continue;
-      const std::string digits = part.substr(a.abbrev.size());
-      if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
-      p[i] = std::stoll(digits);
-      if (std::find(a.values.begin(), a.values.end(), p[i]) == a.values.end()) return std::nullopt;
-      seen[i] = matched = true;
-    }
-    if (!matched) return std::nullopt;
-    pos = dot + 1;
-  }
-  for (std::size_t i = 0; i < axes.size(); ++i)
-    if (!seen[i] && !axes[i].label_default) return std::nullopt;
-  // One spelling per point: the components in axis order, defaults left out.
-  if (label(p) != text) return std::nullopt;
-  return p;
-}
+namespace {
 
-std::string FamilySpace::label_error(const std::string& text) const {
-  if (parse_label(text)) return {};
-  auto axis_list = [&] {
-    std::string out;
-    for (const auto& a : axes)
-      out += a.label_default ? "[." + a.abbrev + "<" + a.name + "> unless " + std::to_string(*a.label_default) + "]"
-                             : "." + a.abbrev + "<" + a.name + ">";
-    return out;
+// A label's components read against the space's axes: the point, or (where
+// `why` is given) what names no point of it.
+std::optional<SpacePoint> read_label(const FamilySpace& s, const std::string& text, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<SpacePoint> {
+    if (why) *why = w;
+    return std::nullopt;
   };
-  auto values_of = [](const SpaceAxis& a) {
-    std::string out;
-    for (long long v : a.values) out += (out.empty() ? "" : ", ") + std::to_string(v);
-    return out;
-  };
-  const std::string components = axis_list();
-  const std::string head = method + " points are " + method + components;
-  if (text.size() <= method.size() + 1) return head;
-  std::vector<bool> seen(axes.size(), false);
-  std::size_t pos = method.size() + 1;
+  if (text.rfind(s.method + ".", 0) != 0) return fail(s.method + " points start with " + s.method + ".");
+  std::string components;
+  for (const auto& a : s.axes)
+    components += a.label_default ? "[." + a.abbrev + "<" + a.name + "> unless " + std::to_string(*a.label_default) + "]"
+                                  : "." + a.abbrev + "<" + a.name + ">";
+  const std::string form = s.method + " points are " + s.method + components;
+  if (text.size() <= s.method.size() + 1) return fail(form);
+  SpacePoint p;
+  for (const auto& a : s.axes) p.push_back(a.label_default.value_or(-1));
+  std::vector<bool> seen(s.axes.size(), false);
+  std::size_t pos = s.method.size() + 1;
   while (pos <= text.size()) {
     const std::size_t dot = std::min(text.find('.', pos), text.size());
     const std::string part = text.substr(pos, dot - pos);
     bool matched = false;
-    for (std::size_t i = 0; i < axes.size() && !matched; ++i) {
-      const auto& a = axes[i];
+    for (std::size_t i = 0; i < s.axes.size() && !matched; ++i) {
+      const auto& a = s.axes[i];
       if (part.size() <= a.abbrev.size() || part.compare(0, a.abbrev.size(), a.abbrev) != 0) continue;
       const std::string digits = part.substr(a.abbrev.size());
       if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
-      if (seen[i]) return "'" + part + "': " + a.name + " (" + a.abbrev + ") given twice; " + head;
-      const long long v = std::stoll(digits);
-      if (std::find(a.values.begin(), a.values.end(), v) == a.values.end())
-        return "'" + part + "': " + a.name + " (" + a.abbrev + ") takes " + values_of(a) + ", not " + digits;
+      if (seen[i]) return fail("'" + part + "': " + a.name + " (" + a.abbrev + ") given twice; " + form);
+      p[i] = std::stoll(digits);
+      if (std::find(a.values.begin(), a.values.end(), p[i]) == a.values.end()) {
+        std::string values;
+        for (long long v : a.values) values += (values.empty() ? "" : ", ") + std::to_string(v);
+        return fail("'" + part + "': " + a.name + " (" + a.abbrev + ") takes " + values + ", not " + digits);
+      }
       seen[i] = matched = true;
     }
-    if (!matched) return "'" + part + "' names no parameter of " + method + "; " + head;
+    if (!matched) return fail("'" + part + "' names no parameter of " + s.method + "; " + form);
     pos = dot + 1;
   }
-  for (std::size_t i = 0; i < axes.size(); ++i)
-    if (!seen[i] && !axes[i].label_default)
-      return "no " + axes[i].name + " (" + axes[i].abbrev + "<" + axes[i].name + ">); " + head;
-  return "one spelling per point: " + method + components;
+  for (std::size_t i = 0; i < s.axes.size(); ++i)
+    if (!seen[i] && !s.axes[i].label_default)
+      return fail("no " + s.axes[i].name + " (" + s.axes[i].abbrev + "<" + s.axes[i].name + ">); " + form);
+  // One spelling per point: the components in axis order, defaults left out.
+  if (s.label(p) != text) return fail("one spelling per point: " + s.method + components);
+  return p;
+}
+
+}  // namespace
+
+std::optional<SpacePoint> FamilySpace::parse_label(const std::string& text) const {
+  return read_label(*this, text, nullptr);
+}
+
+std::string FamilySpace::label_error(const std::string& text) const {
+  std::string why;
+  return read_label(*this, text, &why) ? std::string() : why;
 }
 
 std::string unmatched_label_hint(const std::string& label) {

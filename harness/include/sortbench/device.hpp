@@ -80,18 +80,19 @@ void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t 
 
 // The dispatch's look at the keys (sortbench/input_class.hpp): count_sample
 // enqueues one block that counts kClassSamplePairs adjacent pairs of
-// keys[0..n) into `mapped` (host memory mapped for the device,
-// MappedSampleCounts), setting its `done` last; wait_for_sample spins on it
-// (no stream synchronization) and classifies the counts. n < 2: nothing.
-void count_sample(KeyType key, const void* keys, std::size_t n, SampleCounts* mapped, cudaStream_t s);
-InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* mapped, cudaStream_t s);
+// keys[0..n) into `counts` (host memory mapped for the device), setting its
+// `done` last; wait_for_sample spins on it (no stream synchronization) and
+// classifies the counts. n < 2: nothing.
 struct MappedSampleCounts {
-  SampleCounts* p = nullptr;
+  SampleCounts* p = nullptr;    // the host's address
+  SampleCounts* dev = nullptr;  // the device's
   MappedSampleCounts();
   ~MappedSampleCounts();
   MappedSampleCounts(const MappedSampleCounts&) = delete;
   MappedSampleCounts& operator=(const MappedSampleCounts&) = delete;
 };
+void count_sample(KeyType key, const void* keys, std::size_t n, const MappedSampleCounts& counts, cudaStream_t s);
+InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* mapped, cudaStream_t s);
 // Both, with counts of its own (untimed uses: the runner's record of a workload's class).
 InputFeatures classify_keys(KeyType key, const void* keys, std::size_t n, cudaStream_t s);
 

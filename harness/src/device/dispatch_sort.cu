@@ -28,8 +28,7 @@ std::string current_model() {
 
 // The variant best.json names for the problem and class, where this build
 // has it and it can sort the problem stably; else the fallback.
-const VariantInfo& route_for(const Problem& p, InputClass c, const std::string& best_json) {
-  const std::string model = current_model();
+const VariantInfo& route_for(const Problem& p, InputClass c, const std::string& best_json, const std::string& model) {
   const Registry& reg = Registry::instance();
   std::string label =
       detail::tuned_label(detail::best_json_path(best_json, model), model, p.key, p.value, p.n, c, p.order);
@@ -51,8 +50,9 @@ const VariantInfo& route_for(const Problem& p, InputClass c, const std::string& 
 class DispatchInstance final : public Instance {
  public:
   DispatchInstance(const Problem& p, const std::string& best_json) : p_(p) {
+    const std::string model = current_model();
     for (InputClass c : kAllInputClasses) {
-      const VariantInfo& v = route_for(p, c, best_json);
+      const VariantInfo& v = route_for(p, c, best_json, model);
       auto same = std::find_if(routes_.begin(), routes_.end(), [&](const Route& r) { return r.v == &v; });
       if (same == routes_.end()) {
         routes_.push_back({&v, v.make(p)});
@@ -61,6 +61,7 @@ class DispatchInstance final : public Instance {
       route_of_[int(c)] = std::size_t(same - routes_.begin());
     }
     if (routes_.size() > 1) counts_ = std::make_unique<MappedSampleCounts>();
+    route_ = route_of_[int(InputClass::spread)];
   }
   DispatchInstance(const DispatchInstance&) = delete;
   DispatchInstance& operator=(const DispatchInstance&) = delete;
@@ -79,13 +80,15 @@ class DispatchInstance final : public Instance {
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
     sampled_ = routes_.size() > 1 && p_.n >= 2;
     if (sampled_) {
-      count_sample(p_.key, b.keys_in, p_.n, counts_->p, s);
+      count_sample(p_.key, b.keys_in, p_.n, *counts_, s);
       features_ = wait_for_sample(p_.key, p_.n, counts_->p, s);
     }
     route_ = route_of_[int(sampled_ ? features_.cls : InputClass::spread)];
     routes_[route_].inst->run(b, temp, bytes, s);
   }
   // Composed here, not in run(): no host work in the timed sort beyond the wait.
+  // The variant the last run sorted with (a registry label: it outlives the instance).
+  const std::string& chosen() const { return routes_[route_].v->label; }
   std::string dispatched() const override {
     const std::string why = sampled_              ? features_.summary()
                             : routes_.size() > 1 ? "fewer than 2 keys"
@@ -131,8 +134,7 @@ const std::string& sort_any(KeyType key, void* keys, std::uint32_t* values, std:
   const ValueType vt = values ? ValueType::u32 : ValueType::none;
   const Problem p{key, vt, Order::ascending, n};
   DispatchInstance inst(p, o.best_json);
-  static thread_local std::string chosen;
-  if (n < 2) return chosen = route_for(p, InputClass::spread, o.best_json).label;
+  if (n < 2) return inst.chosen();  // the spread class's pick, as run() takes for fewer than 2 keys
   const std::size_t kb = n * key_bytes(key), vb = values ? n * sizeof(std::uint32_t) : 0;
   // The routes read keys_in (and may overwrite it) and write keys_out: the
   // caller's keys are keys_in, a scratch copy keys_out.
@@ -153,8 +155,7 @@ const std::string& sort_any(KeyType key, void* keys, std::uint32_t* values, std:
   }
   if (temp) cuda_check(cudaFreeAsync(temp, s), "sortbench::sort: free");
   cuda_check(cudaFreeAsync(scratch, s), "sortbench::sort: free");
-  const std::string& d = inst.dispatched();
-  return chosen = d.substr(d.rfind("-> ") + 3);
+  return inst.chosen();
 }
 
 }  // namespace
@@ -181,7 +182,7 @@ const std::string& sort(float* k, std::uint32_t* v, std::size_t n, cudaStream_t 
 }
 
 std::string sort_choice(KeyType key, ValueType value, std::size_t n, const SortOptions& o) {
-  return route_for(Problem{key, value, Order::ascending, n}, InputClass::spread, o.best_json).label;
+  return route_for(Problem{key, value, Order::ascending, n}, InputClass::spread, o.best_json, current_model()).label;
 }
 
 }  // namespace sortbench

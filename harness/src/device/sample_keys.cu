@@ -55,13 +55,12 @@ __global__ void __launch_bounds__(kCountThreads)
 
 }  // namespace
 
-void count_sample(KeyType key, const void* keys, std::size_t n, SampleCounts* mapped, cudaStream_t s) {
-  reinterpret_cast<volatile SampleCounts*>(mapped)->done = 0;
+void count_sample(KeyType key, const void* keys, std::size_t n, const MappedSampleCounts& counts, cudaStream_t s) {
+  reinterpret_cast<volatile SampleCounts*>(counts.p)->done = 0;
   if (n < 2) return;
-  SampleCounts* dev = mapped_device_pointer(mapped, "count_sample: mapped counts");
   with_key_type(key, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    count_sample_kernel<T><<<1, kCountThreads, 0, s>>>(static_cast<const T*>(keys), n, dev);
+    count_sample_kernel<T><<<1, kCountThreads, 0, s>>>(static_cast<const T*>(keys), n, counts.dev);
   });
   cuda_check(cudaGetLastError(), "count_sample");
 }
@@ -82,12 +81,13 @@ InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* ma
 MappedSampleCounts::MappedSampleCounts() {
   cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&p), sizeof(SampleCounts), cudaHostAllocMapped),
              "mapped sample counts");
+  dev = mapped_device_pointer(p, "mapped sample counts");
 }
 MappedSampleCounts::~MappedSampleCounts() { cudaFreeHost(p); }
 
 InputFeatures classify_keys(KeyType key, const void* keys, std::size_t n, cudaStream_t s) {
   MappedSampleCounts counts;
-  count_sample(key, keys, n, counts.p, s);
+  count_sample(key, keys, n, counts, s);
   return wait_for_sample(key, n, counts.p, s);
 }
 

@@ -784,9 +784,11 @@ class OnesweepInstance final : public Instance {
       hist_blocks_per_sm_ = std::max(1, per_sm);
     }
     chained_ = common::chained_launch_supported();
-    if (skip_constant_digits_)
+    if (skip_constant_digits_) {
       cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&constant_host_), 3 * sizeof(std::uint32_t), cudaHostAllocMapped),
                  "radix.onesweep: mapped answer");
+      constant_dev_ = mapped_device_pointer(constant_host_, "radix.onesweep: mapped answer");
+    }
   }
   ~OnesweepInstance() override { cudaFreeHost(constant_host_); }
   OnesweepInstance(const OnesweepInstance&) = delete;
@@ -887,7 +889,7 @@ class OnesweepInstance final : public Instance {
     if (skip) {
       reinterpret_cast<volatile std::uint32_t*>(constant_host_)[2] = 0;
       constant_digits_kernel<P::kBins><<<1, 32 * std::min(passes_, 32), 0, s>>>(
-          starts, starts_stride(), passes_, p_.n, mapped_device_pointer(constant_host_, "radix.onesweep: mapped answer"));
+          starts, starts_stride(), passes_, p_.n, constant_dev_);
       check_launch("radix.onesweep: constant digits");
     }
     cuda_check(common::launch_chained(chained_ && !skip, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0,
@@ -936,7 +938,9 @@ class OnesweepInstance final : public Instance {
   // H100 (variants/radix/PERFORMANCE.md).
   bool chained_ = false;
   bool skip_constant_digits_ = false;
-  std::uint32_t* constant_host_ = nullptr;  // mapped: constant_digits_kernel's answer (skip_constant_digits_)
+  // Mapped: constant_digits_kernel's answer (skip_constant_digits_), the host's and the device's address.
+  std::uint32_t* constant_host_ = nullptr;
+  std::uint32_t* constant_dev_ = nullptr;
   unsigned tiles_ = 0, portions_ = 0, persistent_blocks_ = 0;
   std::size_t alt_keys_ = 0, alt_values_ = 0, fits_off_ = 0, cleared_ = 0, cleared_off_ = 0;
 };
