@@ -5,7 +5,7 @@
 
 #include "sortbench/device.hpp"
 #include "sortbench/distributed.hpp"
-#include "sortbench/sort.hpp"
+#include "sortbench/best_json.hpp"
 
 namespace sortbench {
 

@@ -96,8 +96,12 @@ std::string FamilySpace::label_error(const std::string& text) const {
 std::string unmatched_label_hint(const std::string& label) {
   if (label.find_first_of("*?") != std::string::npos) return {};
   if (const FamilySpace* s = family_space_of(label)) return s->label_error(label);
+  // By name: registration order follows the link order of the variants' files.
+  std::vector<std::string> names;
+  for (const auto& s : spaces()) names.push_back(s.method);
+  std::sort(names.begin(), names.end());
   std::string methods;
-  for (const auto& s : spaces()) methods += (methods.empty() ? "" : ", ") + s.method;
+  for (const auto& m : names) methods += (methods.empty() ? "" : ", ") + m;
   return methods.empty() ? std::string() : "points built on demand are of " + methods;
 }
 

@@ -1,5 +1,6 @@
 #include "sortbench/files.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "sortbench/config.hpp"
 
@@ -218,11 +220,24 @@ std::string default_devices_report(const std::string& space_name, const std::str
 }
 
 std::string installed_data_dir() {
+  // The file this code was loaded from (the library, in an application), then the program.
+  std::vector<fs::path> modules;
   std::error_code ec;
-  const fs::path exe = fs::canonical("/proc/self/exe", ec);
-  if (ec) return {};
-  const fs::path share = exe.parent_path().parent_path() / "share" / "sortbench";
-  return fs::is_directory(share, ec) ? share.string() : std::string();
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&installed_data_dir), &info) && info.dli_fname && info.dli_fname[0] == '/')
+    modules.push_back(fs::canonical(info.dli_fname, ec));
+  modules.push_back(fs::canonical("/proc/self/exe", ec));
+  for (const fs::path& m : modules) {
+    if (m.empty()) continue;
+    // <prefix>/bin/x, <prefix>/lib/x or <prefix>/lib/<multiarch>/x
+    fs::path prefix = m.parent_path();
+    for (int up = 0; up < 2 && prefix.has_parent_path(); ++up) {
+      prefix = prefix.parent_path();
+      const fs::path share = prefix / "share" / "sortbench";
+      if (fs::is_directory(share, ec)) return share.string();
+    }
+  }
+  return {};
 }
 
 std::string config_path(const std::string& arg) {

@@ -10,7 +10,7 @@
 
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
-#include "sortbench/sort.hpp"
+#include "sortbench/best_json.hpp"
 #include "scoped_env.hpp"
 
 using namespace sortbench;

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <map>
 
-#include "sortbench/sort.hpp"
+#include "sortbench/best_json.hpp"
 #include "sortbench/tune.hpp"
 
 using namespace sortbench;

@@ -45,6 +45,7 @@ VariantInfo cub_radix_sort_form(const std::string& form, const std::string& over
 template <class Offset>
 VariantInfo cub_radix_sort_info() {
   VariantInfo v = cub_radix_sort_form<Offset>("", "");
+  v.const_input = true;  // the pointer forms leave d_keys_in and d_values_in as they were
   v.make = [](const Problem& p) {
     return with_key_type(p.key, [&](auto tag) { return make_cub_radix_sort<typename decltype(tag)::type, Offset>(p); });
   };

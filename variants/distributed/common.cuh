@@ -25,7 +25,7 @@
 #include "sortbench/device/key_traits.cuh"
 #include "sortbench/distributed.hpp"
 #include "sortbench/nccl.hpp"
-#include "sortbench/sort.hpp"
+#include "sortbench/best_json.hpp"
 #include "sortbench/traffic.hpp"
 #include "radix/common/radix_common.cuh"
 

@@ -69,9 +69,10 @@ std::string default_run_report(const std::string& gpu_model, const std::string& 
 std::string default_tune_report(const std::string& gpu_model, const std::string& space_name, const std::string& strategy);
 std::string default_best(const std::string& gpu_model);
 
-// The data an installed binary reads outside the checkout:
-// <prefix>/share/sortbench beside <prefix>/bin/sortbench; empty where there
-// is none (a binary in its build folder).
+// The data an installed binary or library reads outside the checkout:
+// <prefix>/share/sortbench beside <prefix>/bin/sortbench or
+// <prefix>/lib[/<multiarch>]/libsortbench_sort.so, whichever holds this code;
+// empty where there is none (a binary in its build folder).
 std::string installed_data_dir();
 // A config or tune space given by name (`--config quick`, `--space
 // tune-radix`): configs/NAME.json under the working folder, else under the

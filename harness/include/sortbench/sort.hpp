@@ -1,62 +1,130 @@
-// sortbench::sort: sorts with the tuned pick for the current GPU
-// (results/<gpu-model>/best.json written by sortbench tune): a variant of
-// ours, or the library call where nothing of ours beat it beyond noise; with
-// no tuning for this GPU, key type or size, cub::DeviceRadixSort with 64-bit
-// num_items (cub.radix_sort.off64).
+// sortbench::sort_keys / sort_pairs: sort with this GPU's tuned pick, in
+// CUB's two-phase convention. Link the installed library target
+// sortbench::sort (find_package(sortbench CONFIG)); examples/app shows a
+// whole program.
+//
+// The pick is read from best.json (written by `sortbench tune`): per size
+// range and input class, a variant of ours or the library call where nothing
+// of ours beat it beyond noise. Where the picks of a size's input classes
+// differ, the sort first samples the keys on the GPU (about 15-20 us, inside
+// the call; the host waits for the sample's counts) and takes its class's
+// pick. With no pick for this GPU, key type, order or size, or a pick this
+// build does not hold: cub::DeviceRadixSort with 64-bit num_items.
+//
+// Key types: std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, __half,
+// __nv_bfloat16, std::uint32_t, std::int32_t, float, std::uint64_t,
+// std::int64_t, double (floats in the order of cub::DeviceRadixSort: -0.0
+// before +0.0, NaNs by their bits). Values: std::uint32_t, std::uint64_t.
+// Pairs sort stably.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <cuda_runtime_api.h>
 
-#include "sortbench/input_class.hpp"
 #include "sortbench/types.hpp"
+
+struct __half;
+struct __nv_bfloat16;
 
 namespace sortbench {
 
 struct SortOptions {
+  bool descending = false;
   // Where best.json is read from. Empty: $SORTBENCH_BEST_JSON, else
-  // $SORTBENCH_RESULTS_DIR/<gpu-model>/best.json, else results/<gpu-model>/best.json
-  // where the working folder has one, else the installed one
-  // (<prefix>/share/sortbench/results/<gpu-model>/best.json beside <prefix>/bin/sortbench).
+  // $SORTBENCH_RESULTS_DIR/<gpu-model>/best.json, else
+  // results/<gpu-model>/best.json where the working folder has one, else the
+  // installed one (<prefix>/share/sortbench/results/<gpu-model>/best.json).
   std::string best_json;
+  // Where non-null, set by a sort to the label of the variant that sorted
+  // (after the sample), e.g. "radix.onesweep.rb8.ipt22.tpb384.mb3".
+  std::string* chosen = nullptr;
 };
 
-// Sorts keys[0..n) ascending, in place, in the order of cub::DeviceRadixSort;
-// values (may be null) move with their keys. Device pointers. Enqueued on
-// `stream` with stream-ordered allocation of scratch space (about 2n keys and
-// values plus the variant's temporary storage). Returns the label of the
-// variant that sorted. Throws CudaError on a CUDA failure.
-const std::string& sort(std::uint32_t* keys, std::size_t n, cudaStream_t stream = 0, const SortOptions& o = {});
-const std::string& sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
-                        const SortOptions& o = {});
-const std::string& sort(std::uint64_t* keys, std::size_t n, cudaStream_t stream = 0, const SortOptions& o = {});
-const std::string& sort(std::uint64_t* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
-                        const SortOptions& o = {});
-const std::string& sort(std::int32_t* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
-                        const SortOptions& o = {});
-const std::string& sort(float* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream = 0,
-                        const SortOptions& o = {});
+// Thrown where the best.json to be read is there but is not a sortbench
+// best.json (malformed JSON, another schema): what() names the file and the
+// cause. A missing file is no error: nothing is tuned, CUB sorts.
+class BestJsonError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
-// The label sort() would use (no GPU work beyond reading the device name).
-std::string sort_choice(KeyType key, ValueType value, std::size_t n, const SortOptions& o = {});
+template <class K>
+inline constexpr bool is_sort_key_v =
+    std::is_same_v<K, std::uint8_t> || std::is_same_v<K, std::int8_t> || std::is_same_v<K, std::uint16_t> ||
+    std::is_same_v<K, std::int16_t> || std::is_same_v<K, __half> || std::is_same_v<K, __nv_bfloat16> ||
+    std::is_same_v<K, std::uint32_t> || std::is_same_v<K, std::int32_t> || std::is_same_v<K, float> ||
+    std::is_same_v<K, std::uint64_t> || std::is_same_v<K, std::int64_t> || std::is_same_v<K, double>;
+template <class V>
+inline constexpr bool is_sort_value_v = std::is_same_v<V, std::uint32_t> || std::is_same_v<V, std::uint64_t>;
 
 namespace detail {
-// Where best.json is read from (SortOptions::best_json's rules).
-std::string best_json_path(const std::string& explicit_path, const std::string& gpu_model);
-// Host side (harness/src/tune/dispatch_select.cpp): the variant best.json at
-// `path` names for this problem, or empty when the file is missing, is for
-// another GPU model, or has no entry for this key and value type.
-// With entries per input class (best.json version 3), the class's entry.
-std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                        std::size_t n, InputClass input = InputClass::spread, Order order = Order::ascending);
-// The best point of ours for that entry ("ours"), even where a library call
-// won it: what a sort built from ours (the distributed family's local sort)
-// runs. Empty where tuned_label is.
-std::string tuned_ours_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                             std::size_t n);
+template <class K>
+constexpr KeyType key_type_of() {
+  static_assert(is_sort_key_v<K>, "sortbench: not a key type it sorts (sortbench/sort.hpp lists them)");
+  if constexpr (std::is_same_v<K, std::uint8_t>) return KeyType::u8;
+  else if constexpr (std::is_same_v<K, std::int8_t>) return KeyType::i8;
+  else if constexpr (std::is_same_v<K, std::uint16_t>) return KeyType::u16;
+  else if constexpr (std::is_same_v<K, std::int16_t>) return KeyType::i16;
+  else if constexpr (std::is_same_v<K, __half>) return KeyType::f16;
+  else if constexpr (std::is_same_v<K, __nv_bfloat16>) return KeyType::bf16;
+  else if constexpr (std::is_same_v<K, std::uint32_t>) return KeyType::u32;
+  else if constexpr (std::is_same_v<K, std::int32_t>) return KeyType::i32;
+  else if constexpr (std::is_same_v<K, float>) return KeyType::f32;
+  else if constexpr (std::is_same_v<K, std::uint64_t>) return KeyType::u64;
+  else if constexpr (std::is_same_v<K, std::int64_t>) return KeyType::i64;
+  else return KeyType::f64;
+}
+template <class V>
+constexpr ValueType value_type_of() {
+  static_assert(std::is_void_v<V> || is_sort_value_v<V>, "sortbench: values are std::uint32_t or std::uint64_t");
+  if constexpr (std::is_void_v<V>) return ValueType::none;
+  else if constexpr (std::is_same_v<V, std::uint32_t>) return ValueType::u32;
+  else return ValueType::u64;
+}
+// The library's entry points (libsortbench_sort.so): what the templates below call.
+cudaError_t sort(KeyType key, ValueType value, void* temp, std::size_t& temp_bytes, const void* keys_in,
+                 void* keys_out, const void* values_in, void* values_out, std::size_t n, cudaStream_t stream,
+                 const SortOptions& o);
+std::string sort_choice(KeyType key, ValueType value, std::size_t n, const SortOptions& o);
 }  // namespace detail
+
+// Sorts keys_in[0, n) into keys_out[0, n) on `stream`; keys_in is left as it
+// was. Device pointers; keys_in and keys_out must not overlap.
+// With temp == nullptr: sets temp_bytes to the temporary storage needed (at
+// least 1) and does no work. Else sorts, with temp holding temp_bytes.
+// Returns cudaSuccess, cudaErrorInvalidValue for a null keys_in or keys_out
+// with n > 0 or a temp_bytes below what the size query gave (nothing is
+// written then), or the CUDA error a launch met. Throws BestJsonError (see
+// above). Thread-safe; calls on one device are serialised.
+template <class K>
+cudaError_t sort_keys(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, std::size_t n,
+                      cudaStream_t stream = 0, const SortOptions& o = {}) {
+  return detail::sort(detail::key_type_of<K>(), ValueType::none, temp, temp_bytes, keys_in, keys_out, nullptr,
+                      nullptr, n, stream, o);
+}
+
+// The same with values: values_out[i] is the value of the key that sorted to
+// keys_out[i]; equal keys keep their input order. values_in and values_out
+// must be non-null with n > 0 (cudaErrorInvalidValue).
+template <class K, class V>
+cudaError_t sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, const V* values_in,
+                       V* values_out, std::size_t n, cudaStream_t stream = 0, const SortOptions& o = {}) {
+  return detail::sort(detail::key_type_of<K>(), detail::value_type_of<V>(), temp, temp_bytes, keys_in, keys_out,
+                      values_in, values_out, n, stream, o);
+}
+
+// The label sort_keys (V = void) or sort_pairs would run for n keys whose
+// sample says spread (uniform-like keys), ascending or as `o` says, on the
+// current GPU; no GPU work beyond reading its name. Throws BestJsonError, or
+// std::runtime_error where the GPU cannot be queried.
+template <class K, class V = void>
+std::string sort_choice(std::size_t n, const SortOptions& o = {}) {
+  return detail::sort_choice(detail::key_type_of<K>(), detail::value_type_of<V>(), n, o);
+}
 
 }  // namespace sortbench

@@ -26,6 +26,10 @@ struct Problem {
   Order order = Order::ascending;
   std::size_t n = 0;
   int gpus = 1;  // GPUs the point spans (distributed variants: sortbench/distributed.hpp)
+  // run() must leave keys_in and values_in as they were: the library's
+  // sort_keys/sort_pairs take const input, as CUB's do. Set only for variants
+  // that declare VariantInfo::const_input.
+  bool const_input = false;
 };
 
 // Buffers of one point. Device pointers for device variants, host pointers
@@ -111,6 +115,9 @@ struct VariantInfo {
   bool host = false;        // runs on the CPU over host buffers
   bool opt_in = false;      // selected only by a pattern that names its family (host baselines)
   bool in_place = false;    // sorts keys_out (values_out) in place: the harness puts the input there
+  // Takes Problem::const_input: sorts without writing keys_in or values_in.
+  // sortbench::sort_keys/sort_pairs copy the input for a pick without it.
+  bool const_input = false;
   // The family's point where no tuning picks one (a config's best:FAMILY):
   // one per family of ours, documented in its variant file.
   bool family_default = false;

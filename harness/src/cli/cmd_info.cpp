@@ -7,7 +7,7 @@
 
 #include "cli.hpp"
 #include "sortbench/gpu_status.hpp"
-#include "sortbench/sort.hpp"
+#include "sortbench/best_json.hpp"
 
 namespace po = boost::program_options;
 using nlohmann::json;

@@ -1,7 +1,9 @@
 // sortbench list: every registered variant.
+#include <algorithm>
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include "cli.hpp"
 #include "sortbench/config.hpp"
@@ -32,8 +34,12 @@ std::string values_text(const VariantInfo& v) {
 // list --spaces: every declared family space (the binary's and its
 // plugins'), the points of which are built on demand.
 int list_spaces(bool as_json) {
+  std::vector<const FamilySpace*> spaces;
+  for (const auto& s : family_spaces()) spaces.push_back(&s);
+  std::sort(spaces.begin(), spaces.end(), [](auto* a, auto* b) { return a->method < b->method; });
   json out = json::array();
-  for (const auto& s : family_spaces()) {
+  for (const FamilySpace* sp : spaces) {
+    const FamilySpace& s = *sp;
     json axes = json::array();
     for (const auto& a : s.axes)
       axes.push_back({{"name", a.name}, {"abbrev", a.abbrev}, {"values", a.values},
@@ -45,7 +51,8 @@ int list_spaces(bool as_json) {
     std::cout << out.dump(1) << "\n";
     return 0;
   }
-  for (const auto& s : family_spaces()) {
+  for (const FamilySpace* sp : spaces) {
+    const FamilySpace& s = *sp;
     std::cout << s.method << " (family " << s.family << ")\n    " << s.label_error(s.method + ".") << "\n";
     for (const auto& a : s.axes) {
       std::string values;
@@ -55,7 +62,7 @@ int list_spaces(bool as_json) {
     }
     std::cout << "    constraints between them: checked per point (run --dry-run names the one a point breaks)\n";
   }
-  std::cout << family_spaces().size() << " spaces\n";
+  std::cout << spaces.size() << " spaces\n";
   return 0;
 }
 

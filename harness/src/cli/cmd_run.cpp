@@ -15,7 +15,7 @@
 
 #include "cli.hpp"
 #include "sortbench/plugin.hpp"
-#include "sortbench/sort.hpp"
+#include "sortbench/best_json.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/family_space.hpp"
 #include "sortbench/files.hpp"

@@ -6,8 +6,16 @@
 // mapped host memory, inside the timed sort) and sorts with the class's pick.
 // Where they agree, nothing is sampled. No tuning for a class, key width or
 // order: cub.radix_sort.off64.
+// The library's sort_keys/sort_pairs run the same instances with a const
+// input: a pick that declares const_input sorts from the caller's keys, any
+// other from a copy in the temporary storage.
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
 
+#include "sortbench/best_json.hpp"
+#include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/sort.hpp"
 #include "sortbench/traffic.hpp"
@@ -47,15 +55,26 @@ const VariantInfo& route_for(const Problem& p, InputClass c, const std::string& 
   return *v;
 }
 
+// Where a route sorts from a copy of a const input: the copies first in the
+// temporary storage, the route's own storage after them.
+constexpr std::size_t kTempAlign = 256;
+std::size_t aligned(std::size_t bytes) { return (bytes + kTempAlign - 1) / kTempAlign * kTempAlign; }
+
 class DispatchInstance final : public Instance {
  public:
   DispatchInstance(const Problem& p, const std::string& best_json) : p_(p) {
     const std::string model = current_model();
+    detail::check_best_json(detail::best_json_path(best_json, model));
     for (InputClass c : kAllInputClasses) {
       const VariantInfo& v = route_for(p, c, best_json, model);
       auto same = std::find_if(routes_.begin(), routes_.end(), [&](const Route& r) { return r.v == &v; });
       if (same == routes_.end()) {
-        routes_.push_back({&v, v.make(p)});
+        Problem q = p;
+        q.const_input = p.const_input && v.const_input;
+        const bool copies = p.const_input && !v.const_input && p.n >= 2;
+        const std::size_t copy_bytes =
+            copies ? aligned(p.n * key_bytes(p.key)) + aligned(p.n * value_bytes(p.value)) : 0;
+        routes_.push_back({&v, v.make(q), copy_bytes});
         same = routes_.end() - 1;
       }
       route_of_[int(c)] = std::size_t(same - routes_.begin());
@@ -68,7 +87,7 @@ class DispatchInstance final : public Instance {
 
   std::size_t temp_bytes(const Buffers& b, cudaStream_t s) override {
     std::size_t bytes = 0;
-    for (auto& r : routes_) bytes = std::max(bytes, r.inst->temp_bytes(b, s));
+    for (auto& r : routes_) bytes = std::max(bytes, r.copy_bytes + r.inst->temp_bytes(b, s));
     return bytes;
   }
   std::vector<KernelLaunch> kernels() const override {
@@ -84,11 +103,24 @@ class DispatchInstance final : public Instance {
       features_ = wait_for_sample(p_.key, p_.n, counts_->p, s);
     }
     route_ = route_of_[int(sampled_ ? features_.cls : InputClass::spread)];
-    routes_[route_].inst->run(b, temp, bytes, s);
+    Route& r = routes_[route_];
+    if (!r.copy_bytes) return r.inst->run(b, temp, bytes, s);
+    // A const input and a pick that writes its input: it sorts a copy.
+    char* copy = static_cast<char*>(temp);
+    const std::size_t kb = p_.n * key_bytes(p_.key), vb = p_.n * value_bytes(p_.value);
+    Buffers c = b;
+    c.keys_in = copy;
+    cuda_check(cudaMemcpyAsync(c.keys_in, b.keys_in, kb, cudaMemcpyDeviceToDevice, s), "sortbench::sort: input copy");
+    if (vb) {
+      c.values_in = copy + aligned(kb);
+      cuda_check(cudaMemcpyAsync(c.values_in, b.values_in, vb, cudaMemcpyDeviceToDevice, s),
+                 "sortbench::sort: input copy");
+    }
+    r.inst->run(c, copy + r.copy_bytes, bytes - r.copy_bytes, s);
   }
-  // Composed here, not in run(): no host work in the timed sort beyond the wait.
   // The variant the last run sorted with (a registry label: it outlives the instance).
   const std::string& chosen() const { return routes_[route_].v->label; }
+  // Composed here, not in run(): no host work in the timed sort beyond the wait.
   std::string dispatched() const override {
     const std::string why = sampled_              ? features_.summary()
                             : routes_.size() > 1 ? "fewer than 2 keys"
@@ -100,6 +132,7 @@ class DispatchInstance final : public Instance {
   struct Route {
     const VariantInfo* v;
     std::unique_ptr<Instance> inst;
+    std::size_t copy_bytes;  // a const input's copy, where the pick writes its input
   };
   Problem p_;
   std::vector<Route> routes_;  // one per distinct pick
@@ -129,60 +162,95 @@ VariantInfo dispatch_sort_info() {
   return v;
 }
 
-const std::string& sort_any(KeyType key, void* keys, std::uint32_t* values, std::size_t n, cudaStream_t s,
-                            const SortOptions& o) {
-  const ValueType vt = values ? ValueType::u32 : ValueType::none;
-  const Problem p{key, vt, Order::ascending, n};
-  DispatchInstance inst(p, o.best_json);
-  if (n < 2) return inst.chosen();  // the spread class's pick, as run() takes for fewer than 2 keys
-  const std::size_t kb = n * key_bytes(key), vb = values ? n * sizeof(std::uint32_t) : 0;
-  // The routes read keys_in (and may overwrite it) and write keys_out: the
-  // caller's keys are keys_in, a scratch copy keys_out.
-  char* scratch = nullptr;
-  void* temp = nullptr;
-  try {
-    cuda_check(cudaMallocAsync(reinterpret_cast<void**>(&scratch), kb + vb, s), "sortbench::sort: scratch");
-    const Buffers b{keys, scratch, values, values ? scratch + kb : nullptr};
-    const std::size_t tb = inst.temp_bytes(Buffers{}, s);
-    if (tb) cuda_check(cudaMallocAsync(&temp, tb, s), "sortbench::sort: temporary storage");
-    inst.run(b, temp, tb, s);
-    cuda_check(cudaMemcpyAsync(keys, b.keys_out, kb, cudaMemcpyDeviceToDevice, s), "sortbench::sort: output");
-    if (vb) cuda_check(cudaMemcpyAsync(values, b.values_out, vb, cudaMemcpyDeviceToDevice, s), "sortbench::sort: output");
-  } catch (...) {
-    cudaFreeAsync(temp, s);
-    cudaFreeAsync(scratch, s);
-    throw;
+// The library's instances, one per device and problem: a two-phase call
+// (size query, then sort) builds one. Past kMaxCached problems the cache
+// starts again.
+struct CacheKey {
+  int device;
+  Problem p;
+  std::string best_json;
+  bool operator<(const CacheKey& o) const {
+    return std::tie(device, p.key, p.value, p.order, p.n, best_json) <
+           std::tie(o.device, o.p.key, o.p.value, o.p.order, o.p.n, o.best_json);
   }
-  if (temp) cuda_check(cudaFreeAsync(temp, s), "sortbench::sort: free");
-  cuda_check(cudaFreeAsync(scratch, s), "sortbench::sort: free");
-  return inst.chosen();
+};
+constexpr std::size_t kMaxCached = 64;
+std::mutex library_mutex;
+std::map<CacheKey, std::unique_ptr<DispatchInstance>>& library_cache() {
+  static std::map<CacheKey, std::unique_ptr<DispatchInstance>> cache;
+  return cache;
+}
+
+// SortOptions::best_json, else $SORTBENCH_BEST_JSON: checked before any GPU work.
+std::string named_best_json(const SortOptions& o) {
+  if (!o.best_json.empty()) return o.best_json;
+  const char* env = std::getenv("SORTBENCH_BEST_JSON");
+  return env ? env : "";
+}
+
+template <class F>
+auto best_json_errors_as_documented(F&& f) {
+  try {
+    return f();
+  } catch (const ConfigError& e) {
+    throw BestJsonError(std::string("sortbench::sort: ") + e.what());
+  }
 }
 
 }  // namespace
 
 SORTBENCH_REGISTER_VARIANT(dispatch_sort_info());
 
-const std::string& sort(std::uint32_t* k, std::size_t n, cudaStream_t s, const SortOptions& o) {
-  return sort_any(KeyType::u32, k, nullptr, n, s, o);
-}
-const std::string& sort(std::uint32_t* k, std::uint32_t* v, std::size_t n, cudaStream_t s, const SortOptions& o) {
-  return sort_any(KeyType::u32, k, v, n, s, o);
-}
-const std::string& sort(std::uint64_t* k, std::size_t n, cudaStream_t s, const SortOptions& o) {
-  return sort_any(KeyType::u64, k, nullptr, n, s, o);
-}
-const std::string& sort(std::uint64_t* k, std::uint32_t* v, std::size_t n, cudaStream_t s, const SortOptions& o) {
-  return sort_any(KeyType::u64, k, v, n, s, o);
-}
-const std::string& sort(std::int32_t* k, std::uint32_t* v, std::size_t n, cudaStream_t s, const SortOptions& o) {
-  return sort_any(KeyType::i32, k, v, n, s, o);
-}
-const std::string& sort(float* k, std::uint32_t* v, std::size_t n, cudaStream_t s, const SortOptions& o) {
-  return sort_any(KeyType::f32, k, v, n, s, o);
+namespace detail {
+
+cudaError_t sort(KeyType key, ValueType value, void* temp, std::size_t& temp_bytes, const void* keys_in,
+                 void* keys_out, const void* values_in, void* values_out, std::size_t n, cudaStream_t stream,
+                 const SortOptions& o) {
+  if (n > 0 && (!keys_in || !keys_out || (value != ValueType::none && (!values_in || !values_out))))
+    return cudaErrorInvalidValue;
+  return best_json_errors_as_documented([&]() -> cudaError_t {
+    if (const std::string named = named_best_json(o); !named.empty()) check_best_json(named);
+    int device = 0;
+    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    Problem p{key, value, o.descending ? Order::descending : Order::ascending, n};
+    p.const_input = true;
+    std::lock_guard<std::mutex> lock(library_mutex);
+    try {
+      auto& cache = library_cache();
+      CacheKey k{device, p, o.best_json};
+      auto it = cache.find(k);
+      if (it == cache.end()) {
+        if (cache.size() >= kMaxCached) cache.clear();
+        it = cache.emplace(std::move(k), std::make_unique<DispatchInstance>(p, o.best_json)).first;
+      }
+      DispatchInstance& inst = *it->second;
+      const std::size_t need = std::max<std::size_t>(1, inst.temp_bytes(Buffers{}, stream));
+      if (!temp) {
+        temp_bytes = need;
+        return cudaSuccess;
+      }
+      if (temp_bytes < need) return cudaErrorInvalidValue;
+      if (n > 0)
+        inst.run(Buffers{const_cast<void*>(keys_in), keys_out, const_cast<void*>(values_in), values_out}, temp,
+                 temp_bytes, stream);
+      if (o.chosen) *o.chosen = inst.chosen();
+      return cudaSuccess;
+    } catch (const CudaError& e) {
+      return e.code();
+    }
+  });
 }
 
 std::string sort_choice(KeyType key, ValueType value, std::size_t n, const SortOptions& o) {
-  return route_for(Problem{key, value, Order::ascending, n}, InputClass::spread, o.best_json, current_model()).label;
+  return best_json_errors_as_documented([&] {
+    if (const std::string named = named_best_json(o); !named.empty()) check_best_json(named);
+    const std::string model = current_model();
+    check_best_json(best_json_path(o.best_json, model));
+    const Problem p{key, value, o.descending ? Order::descending : Order::ascending, n};
+    return route_for(p, InputClass::spread, o.best_json, model).label;
+  });
 }
+
+}  // namespace detail
 
 }  // namespace sortbench

@@ -9,10 +9,27 @@
 #include "sortbench/config.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/json_read.hpp"
-#include "sortbench/sort.hpp"
+#include "sortbench/best_json.hpp"
 #include "sortbench/tune.hpp"
 
 namespace sortbench::detail {
+
+namespace {
+// best.json at `path`, parsed, with its schema and version checked (ConfigError).
+nlohmann::json read_best_json_header(const std::string& path) {
+  files::check_input(path, path, "best.json");
+  nlohmann::json doc = parse_json_text(read_text_file(path, "best.json"), path);
+  const JsonAt j(doc, path);
+  if (!doc.is_object() || doc.value("schema", nlohmann::json()) != "sortbench-best")
+    throw ConfigError(path + ": not a sortbench best.json (expected \"schema\": \"sortbench-best\")");
+  const JsonAt version = j["schema_version"];
+  if (!version.value().is_number_integer() || version.value().get<std::int64_t>() < 1 ||
+      version.value().get<std::int64_t>() > 3)
+    version.fail("1, 2 or 3 (a best.json schema version this build reads)");
+  j["gpu_model"].string();
+  return doc;
+}
+}  // namespace
 
 std::string best_json_path(const std::string& explicit_path, const std::string& gpu_model) {
   if (!explicit_path.empty()) return explicit_path;
@@ -74,6 +91,19 @@ tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_mo
 
 }  // namespace
 
+void check_best_json(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return;
+  const auto mtime = std::filesystem::last_write_time(path, ec);
+  const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
+  static std::mutex mu;
+  static std::map<std::string, std::pair<std::filesystem::file_time_type, std::uintmax_t>> checked;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = checked.find(path); !ec && it != checked.end() && it->second == std::make_pair(mtime, size)) return;
+  read_best_json_header(path);
+  if (!ec) checked[path] = {mtime, size};
+}
+
 std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
                         std::size_t n, InputClass input, Order order) {
   return tuned_choice(path, gpu_model, key, value, order, n, input).variant;
@@ -92,15 +122,8 @@ nlohmann::json read_best_json(const std::string& path, const std::string& gpu_mo
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return nullptr;
   // A file that is there is this run's choice of points: read it strictly.
-  files::check_input(path, path, "best.json");
-  const nlohmann::json doc = parse_json_text(read_text_file(path, "best.json"), path);
+  const nlohmann::json doc = detail::read_best_json_header(path);
   const JsonAt j(doc, path);
-  if (!doc.is_object() || doc.value("schema", nlohmann::json()) != "sortbench-best")
-    throw ConfigError(path + ": not a sortbench best.json (expected \"schema\": \"sortbench-best\")");
-  const JsonAt version = j["schema_version"];
-  if (!version.value().is_number_integer() || version.value().get<std::int64_t>() < 1 ||
-      version.value().get<std::int64_t>() > 3)
-    version.fail("1, 2 or 3 (a best.json schema version this build reads)");
   if (j["gpu_model"].string() != gpu_model) return nullptr;
   const JsonAt entries = j["entries"];
   for (std::size_t i = 0; i < entries.size(); ++i) {

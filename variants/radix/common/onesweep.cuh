@@ -748,8 +748,12 @@ class OnesweepInstance final : public Instance {
       throw std::invalid_argument("radix.onesweep: first_pass must name a digit, and only without TopDigitFirst");
     if (skip_constant_digits_ && TopDigitFirst)
       throw std::invalid_argument("radix.onesweep: skipping constant digits needs the histogram kernel");
-    // Skipped passes change the chain's length, and with it whether it needs the third buffer.
-    const bool alt = TopDigitFirst || skip_constant_digits_ || pass_chain_needs_alt(passes_ - first_pass_);
+    if (p_.const_input && (TopDigitFirst || first_pass))
+      throw std::invalid_argument("radix.onesweep: a const input needs every pass of the plain chain");
+    // Skipped passes change the chain's length, and with it whether it needs
+    // the third buffer; a const input always needs it.
+    const bool alt =
+        TopDigitFirst || skip_constant_digits_ || p_.const_input || pass_chain_needs_alt(passes_ - first_pass_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
     alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
     fits_off_ = layout_.add(TopDigitFirst ? sizeof(unsigned) : 0);
@@ -907,8 +911,8 @@ class OnesweepInstance final : public Instance {
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
     for (int j = 0; j < chain; ++j) {
       const int pass = run_passes[std::size_t(j)];
-      const auto k = pass_io(j, chain, kin, kout, kalt);
-      const auto v = pass_io(j, chain, vin, vout, valt);
+      const auto k = p_.const_input ? kept_input_io(j, chain, kin, kout, kalt) : pass_io(j, chain, kin, kout, kalt);
+      const auto v = p_.const_input ? kept_input_io(j, chain, vin, vout, valt) : pass_io(j, chain, vin, vout, valt);
       unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride();
       for (unsigned q = 0; q < portions_; ++q) {
         const std::size_t first = q * kPortionKeys;
@@ -981,6 +985,7 @@ VariantInfo onesweep_info() {
   }
   v.descending = true;
   v.stable = true;
+  v.const_input = true;
   v.params = params;
   v.tile_keys = P::kTile;
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };

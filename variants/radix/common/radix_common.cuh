@@ -253,6 +253,14 @@ PassIO<T> pass_io(int pass, int passes, T* in, T* out, T* alt) {
   if (pass == 1) return {alt, out};
   return pass % 2 == 0 ? PassIO<T>{out, in} : PassIO<T>{in, out};
 }
+// The same chain without writing `in` (Problem::const_input): pass 0 reads
+// in, the others alternate between out and alt so that the last writes out.
+template <class T>
+PassIO<T> kept_input_io(int pass, int passes, T* in, T* out, T* alt) {
+  T* dst = (passes - 1 - pass) % 2 == 0 ? out : alt;
+  T* src = pass == 0 ? in : ((passes - pass) % 2 == 0 ? out : alt);
+  return {src, dst};
+}
 
 // n <= 1 is sorted already: copy it to the output.
 inline void copy_trivial(const Problem& p, const Buffers& b, cudaStream_t s) {
