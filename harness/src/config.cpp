@@ -308,11 +308,13 @@ SweepConfig parse_config_json(const json& doc, const std::string& where) {
       else if (k == "max_rel_stderr") c.measure.max_rel_stderr = number_at(m, "max_rel_stderr", p, 0, 1);
       else if (k == "budget_s") c.measure.budget_s = number_at(m, "budget_s", p, 0.001, 3600);
       else if (k == "throttle_ratio") c.measure.throttle_ratio = number_at(m, "throttle_ratio", p, 0, 1);
+      else if (k == "energy_window_s") c.measure.energy_window_s = number_at(m, "energy_window_s", p, 0, 600);
       else if (k == "cold_l2") {
         if (!v.is_boolean()) fail(p, "expected true or false");
         c.measure.cold_l2 = v.get<bool>();
       } else {
-        fail(p, "unknown field; expected warmup_runs, min_samples, max_samples, max_rel_stderr, budget_s, throttle_ratio or cold_l2");
+        fail(p, "unknown field; expected warmup_runs, min_samples, max_samples, max_rel_stderr, budget_s, throttle_ratio, "
+                "energy_window_s or cold_l2");
       }
     }
     if (c.measure.max_samples < c.measure.min_samples) fail(mp + ".max_samples", "must be at least min_samples");
@@ -513,7 +515,7 @@ json config_to_json(const SweepConfig& c) {
   j["measure"] = {{"warmup_runs", c.measure.warmup_runs},   {"min_samples", c.measure.min_samples},
                   {"max_samples", c.measure.max_samples},   {"max_rel_stderr", c.measure.max_rel_stderr},
                   {"budget_s", c.measure.budget_s},         {"throttle_ratio", c.measure.throttle_ratio},
-                  {"cold_l2", c.measure.cold_l2}};
+                  {"energy_window_s", c.measure.energy_window_s}, {"cold_l2", c.measure.cold_l2}};
   j["sweeps"] = json::array();
   for (const auto& a : c.sweeps) {
     json s;

@@ -148,7 +148,7 @@ std::string CompileEstimate::text() const {
   return os.str();
 }
 
-std::string summary_line(const Tally& t, double budget_s, const CompileEstimate& c) {
+std::string summary_line(const Tally& t, double budget_s, const CompileEstimate& c, double energy_s) {
   std::ostringstream os;
   os << "dry run: " << t.points << " point" << (t.points == 1 ? "" : "s") << ": " << t.to_measure << " to measure, "
      << t.skipped << " skipped";
@@ -163,8 +163,13 @@ std::string summary_line(const Tally& t, double budget_s, const CompileEstimate&
     if (by_count.size() > kShown) os << "; " << by_count.size() - kShown << " other reasons";
     os << ")";
   }
-  os << ", est. measuring <= " << duration_text(measure_bound_s(t.to_measure, budget_s)) << " (" << t.to_measure
-     << " x " << plan_number(budget_s) << " s budget), " << c.text();
+  os << ", est. measuring <= " << duration_text(measure_bound_s(t.to_measure, budget_s + energy_s)) << " ("
+     << t.to_measure << " x ";
+  if (energy_s > 0)
+    os << "(" << plan_number(budget_s) << " s budget + " << plan_number(energy_s) << " s energy window)";
+  else
+    os << plan_number(budget_s) << " s budget";
+  os << "), " << c.text();
   if (t.unchecked)
     os << "; " << t.unchecked << " point" << (t.unchecked == 1 ? "" : "s")
        << " whose own check needs the GPU may still be skipped";

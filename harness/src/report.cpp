@@ -120,6 +120,16 @@ json result_to_json(const PointResult& r) {
   if (!r.local_sort.empty()) j["local_sort"] = r.local_sort;
   if (!r.input_class.empty()) j["input_class"] = r.input_class;
   if (!r.dispatch.empty()) j["dispatch"] = r.dispatch;
+  if (r.status == Status::ok) {
+    const EnergyResult& e = r.energy;
+    if (e.measured)
+      j["energy"] = {{"joules", e.joules},         {"joules_per_gkey", e.joules_per_gkey},
+                     {"watts_mean", e.watts_mean}, {"window_s", e.window_s},
+                     {"sorts", e.sorts},           {"restore_joules", e.restore_joules},
+                     {"method", e.method}};
+    else if (!e.missing.empty())
+      j["energy"] = {{"missing", e.missing}};
+  }
   if (r.status == Status::ok && r.gpus.size() > 1) {
     json phases = json::array();
     for (const auto& [name, ms] : r.phases_ms) phases.push_back({{"phase", name}, {"ms", ms}});
@@ -214,6 +224,23 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
     if (!parse_input_class(r.input_class)) j["input_class"].fail("spread, skewed, presorted or narrow");
   }
   if (j.has("dispatch")) r.dispatch = j["dispatch"].string();
+  if (j.has("energy")) {  // schema version 3
+    const JsonAt e = j["energy"];
+    e.object();
+    if (e.has("missing")) {
+      r.energy.missing = e["missing"].string();
+    } else {
+      EnergyResult& x = r.energy;
+      x.measured = true;
+      x.joules = e["joules"].non_negative();
+      x.joules_per_gkey = e["joules_per_gkey"].non_negative();
+      x.watts_mean = e["watts_mean"].non_negative();
+      x.window_s = e["window_s"].non_negative();
+      x.sorts = e["sorts"].unsigned_integer();
+      x.restore_joules = e["restore_joules"].non_negative();
+      x.method = e["method"].string();
+    }
+  }
   if (j.has("phases_ms")) {
     const JsonAt ph = j["phases_ms"];
     for (std::size_t i = 0; i < ph.size(); ++i) r.phases_ms.emplace_back(ph[i]["phase"].string(), ph[i]["ms"].non_negative());
@@ -269,8 +296,8 @@ Report report_from_json(const json& doc, const std::string& where) {
     throw ConfigError(where + ": not a sortbench report (expected \"schema\": \"" + kReportSchema + "\")");
   const JsonAt version = j["schema_version"];
   if (!doc["schema_version"].is_number_integer() || doc["schema_version"].get<std::int64_t>() < 0 ||
-      (version.unsigned_integer() != 1 && version.unsigned_integer() != std::uint64_t(kReportSchemaVersion)))
-    version.fail("1 or " + std::to_string(kReportSchemaVersion) + " (a report schema version this build reads)");
+      version.unsigned_integer() < 1 || version.unsigned_integer() > std::uint64_t(kReportSchemaVersion))
+    version.fail("1 to " + std::to_string(kReportSchemaVersion) + " (a report schema version this build reads)");
   Report r;
   r.complete = j.has("complete") ? j["complete"].boolean() : true;
   r.context = j["context"].object();
@@ -451,10 +478,16 @@ std::string summary_table(const std::vector<PointResult>& results, const std::ve
     const PointResult*& slot = is_baseline(r.variant, baseline_globs) ? row.library : row.ours;
     if (faster(slot, r)) slot = &r;
   }
+  // GKeys per joule beside GKeys per second, where the point's energy was measured.
+  auto per_joule = [](const PointResult* r) {
+    return r && r->energy.measured && r->energy.joules_per_gkey > 0 ? fixed(1 / r->energy.joules_per_gkey, 2)
+                                                                     : std::string("-");
+  };
   std::ostringstream os;
   os << std::left << std::setw(40) << "workload" << std::setw(38) << "fastest of ours" << std::right << std::setw(8)
-     << "GKeys/s" << "  " << std::left << std::setw(36) << "fastest library call" << std::right << std::setw(8)
-     << "GKeys/s" << "  " << std::left << std::setw(18) << "won by" << "failed/skipped\n";
+     << "GKeys/s" << std::setw(8) << "GKeys/J" << "  " << std::left << std::setw(36) << "fastest library call"
+     << std::right << std::setw(8) << "GKeys/s" << std::setw(8) << "GKeys/J" << "  " << std::left << std::setw(18)
+     << "won by" << "failed/skipped\n";
   for (const auto& w : order) {
     const Row& row = rows[w];
     std::string verdict = "-";
@@ -467,9 +500,10 @@ std::string summary_table(const std::vector<PointResult>& results, const std::ve
     }
     os << std::left << std::setw(40) << workload_text(*row.any) << std::setw(38)
        << (row.ours ? row.ours->variant : "-") << std::right << std::setw(8)
-       << (row.ours ? fixed(row.ours->gkeys_per_s, 2) : "-") << "  " << std::left << std::setw(36)
-       << (row.library ? row.library->variant : "-") << std::right << std::setw(8)
-       << (row.library ? fixed(row.library->gkeys_per_s, 2) : "-") << "  " << std::left << std::setw(18) << verdict
+       << (row.ours ? fixed(row.ours->gkeys_per_s, 2) : "-") << std::setw(8) << per_joule(row.ours) << "  "
+       << std::left << std::setw(36) << (row.library ? row.library->variant : "-") << std::right << std::setw(8)
+       << (row.library ? fixed(row.library->gkeys_per_s, 2) : "-") << std::setw(8) << per_joule(row.library) << "  "
+       << std::left << std::setw(18) << verdict
        << row.failed << "/" << row.skipped << "\n";
   }
   return os.str();

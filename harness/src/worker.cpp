@@ -53,7 +53,7 @@ Workload workload_from_json(const json& j) {
 json measure_json(const MeasureSettings& m) {
   return {{"warmup_runs", m.warmup_runs}, {"min_samples", m.min_samples}, {"max_samples", m.max_samples},
           {"max_rel_stderr", m.max_rel_stderr}, {"budget_s", m.budget_s}, {"cold_l2", m.cold_l2},
-          {"throttle_ratio", m.throttle_ratio}};
+          {"throttle_ratio", m.throttle_ratio}, {"energy_window_s", m.energy_window_s}};
 }
 
 MeasureSettings measure_from_json(const json& j) {
@@ -65,6 +65,7 @@ MeasureSettings measure_from_json(const json& j) {
   m.budget_s = j.at("budget_s");
   m.cold_l2 = j.at("cold_l2");
   m.throttle_ratio = j.at("throttle_ratio");
+  m.energy_window_s = j.value("energy_window_s", m.energy_window_s);
   return m;
 }
 

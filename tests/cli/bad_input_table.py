@@ -79,7 +79,7 @@ def spoil(src, dst, edit):
 def make_fixtures(binary, src, d):
     """Everything the rows name, in folder d."""
     shutil.copy(os.path.join(src, "results/h200/quick.json"), os.path.join(d, "quick.json"))
-    shutil.copy(os.path.join(src, "results/h200/archive-6c2cd75/tune-radix-halving.json"), os.path.join(d, "v1-tune.json"))
+    shutil.copy(os.path.join(src, "tests/data/v1-tune-report.json"), os.path.join(d, "v1-tune.json"))
     write(os.path.join(d, "config.json"), json.dumps(
         {"name": "small", "variants": ["cub.radix_sort.off64"], "sizes": ["2^10"], "distributions": ["uniform"]}))
     space = {"name": "fake", "variants": ["fake.*"], "strategy": {"name": "exhaustive"},

@@ -12,7 +12,7 @@ cd "$work"
   || fail "dry run: exit $?: $(cat err.txt)"
 # The default sweep's 4 distributions (uniform and entropy:0.201 in every sweep, low_bits:32
 # of its u64 sweep, zipf of its pairs) x 1 variant, each once; at most quick.json's 1 s budget each.
-[ "$(tail -n 1 out.txt)" = "dry run: 4 points: 4 to measure, 0 skipped, est. measuring <= 4s (4 x 1 s budget), 0 to compile" ] \
+[ "$(tail -n 1 out.txt)" = "dry run: 4 points: 4 to measure, 0 skipped, est. measuring <= 8s (4 x (1 s budget + 1.2 s energy window)), 0 to compile" ] \
   || fail "expected 4 points: $(cat out.txt)"
 [ "$(sort out.txt | uniq -d | wc -l)" = 0 ] || fail "a point listed twice: $(cat out.txt)"
 grep -q warning err.txt && fail "axis flags that make sweeps alike are not the config's doing: $(cat err.txt)"
@@ -59,7 +59,7 @@ cat > skips.json <<'JSON'
 {"name": "skips", "variants": ["cub.radix_sort.off32", "cub.radix_sort.off64"], "sizes": ["2^10", "2^32"],
  "distributions": ["uniform", "normal"], "sweeps": [{"keys": ["u8", "f32"], "values": ["none"]}]}
 JSON
-"$bin" run --config skips.json --budget 0.5 --dry-run > out.txt 2> err.txt || fail "skips: exit $?: $(cat err.txt)"
+"$bin" run --config skips.json --budget 0.5 --energy-window 0 --dry-run > out.txt 2> err.txt || fail "skips: exit $?: $(cat err.txt)"
 cat > want.txt <<'TXT'
 cub.radix_sort.off32 u8/none ascending n=1024 uniform
 cub.radix_sort.off64 u8/none ascending n=1024 uniform

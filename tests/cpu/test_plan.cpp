@@ -143,6 +143,10 @@ TEST(Plan, TallyGroupsReasonsAndTheSummarySaysWhatRunsAndHowLong) {
   none.add({});
   EXPECT_EQ(plan::summary_line(none, 0.5, plan::estimate_compile(0, {}, 1)),
             "dry run: 1 point: 1 to measure, 0 skipped, est. measuring <= 0s (1 x 0.5 s budget), 0 to compile");
+  // Energy windows add their time to every point measured.
+  EXPECT_EQ(plan::summary_line(none, 3, plan::estimate_compile(0, {}, 1), 1.2),
+            "dry run: 1 point: 1 to measure, 0 skipped, est. measuring <= 4s (1 x (3 s budget + 1.2 s energy "
+            "window)), 0 to compile");
   // More reasons than the line shows: the rest are counted (each is listed beside its point).
   plan::Tally many;
   for (const char* why : {"a", "b", "b", "c", "d", "d", "d", "e"}) many.add({true, why, ""});

@@ -62,13 +62,25 @@ TEST(Report, WriteReadRoundTrip) {
   failed.reason = "validation: not sorted";
   failed.validation = {true, false, true, false, false, 17, "not sorted: key 17 is out of order"};
   rep.results.push_back(failed);
+  // Energy (schema version 3): measured, or why not.
+  PointResult with_energy = ok_point("radix.z", 3.0);
+  with_energy.energy = {true, 0.012, 11.7, 512.5, 1.03, 420, 0.002, "NVML ...", ""};
+  rep.results.push_back(with_energy);
+  PointResult without_energy = ok_point("radix.w", 3.0);
+  without_energy.energy.missing = "nvmlDeviceGetTotalEnergyConsumption: Insufficient Permissions";
+  rep.results.push_back(without_energy);
   compute_speedups(rep.results, {"radix.x"});
 
   const fs::path path = temp_dir() / "sub" / "r.json";
   write_report_atomic(rep, path.string());
   const Report back = read_report(path.string());
   EXPECT_EQ(report_to_json(back), report_to_json(rep));
-  ASSERT_EQ(back.results.size(), 3u);
+  ASSERT_EQ(back.results.size(), 5u);
+  EXPECT_TRUE(back.results[3].energy.measured);
+  EXPECT_DOUBLE_EQ(back.results[3].energy.joules_per_gkey, 11.7);
+  EXPECT_EQ(back.results[3].energy.sorts, 420u);
+  EXPECT_FALSE(back.results[4].energy.measured);
+  EXPECT_EQ(back.results[4].energy.missing, without_energy.energy.missing);
   EXPECT_EQ(back.results[0].params[0].name, "radix_bits");
   EXPECT_EQ(back.results[0].params[0].value, "8");
   EXPECT_EQ(back.results[1].reason, skipped.reason);
@@ -165,6 +177,8 @@ TEST(Report, SummaryTableSaysWhoWonAndByHowMuch) {
                                  ok_point("cub.radix_sort.off64", 1.0, 4096), ok_point("radix.a", 1.001, 4096),
                                  ok_point("radix.a", 1.0, 8192)};
   rs.back().status = Status::failed;
+  rs[2].energy.measured = true;  // radix.a at 2^10: 0.25 J a GKey
+  rs[2].energy.joules_per_gkey = 0.25;
   const std::vector<std::string> globs = {"cub.*", "thrust.*"};
   compute_speedups(rs, globs);
   const std::string t = summary_table(rs, globs);
@@ -176,6 +190,9 @@ TEST(Report, SummaryTableSaysWhoWonAndByHowMuch) {
   std::getline(lines, l3);
   std::getline(lines, l4);
   EXPECT_NE(header.find("fastest library call"), std::string::npos);
+  EXPECT_NE(header.find("GKeys/J"), std::string::npos);
+  EXPECT_NE(l1.find("    4.00  "), std::string::npos) << l1;  // GKeys per joule where energy was measured
+  EXPECT_NE(l2.find("       -  "), std::string::npos) << l2;   // and "-" where not
   EXPECT_NE(l1.find("u64/u32 n=2^10 entropy:0.544 desc"), std::string::npos) << l1;
   EXPECT_NE(l1.find("radix.a"), std::string::npos);
   EXPECT_NE(l1.find("cub.radix_sort.off32"), std::string::npos);
@@ -210,7 +227,7 @@ TEST(Report, ReadingNamesTheFileThePathAndWhatWasExpected) {
   EXPECT_EQ(error([](json& j) { j["schema"] = 1; }),
             "r.json: not a sortbench report (expected \"schema\": \"sortbench-report\")");
   EXPECT_EQ(error([](json& j) { j["schema_version"] = 9; }),
-            "r.json: $.schema_version: expected 1 or 2 (a report schema version this build reads), got 9");
+            "r.json: $.schema_version: expected 1 to 3 (a report schema version this build reads), got 9");
   EXPECT_EQ(error([](json& j) { j["results"][0]["n"] = -5; }),
             "r.json: $.results[0].n: expected a whole number from 0 to 9223372036854775807, got -5");
   EXPECT_EQ(error([](json& j) { j["results"][0]["time_ms"]["raw"][1] = "fast"; }),

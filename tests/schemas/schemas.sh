@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The published JSON Schemas (schemas/) and the C++ readers agree: every
-# committed report and best.json under results/, and the reports, best.json and
+# committed report and best.json under results/ and tests/data/, and the reports, best.json and
 # cache the binary writes (fake evaluator), validate; a file spoiled in one
 # field is refused by both the schema and the C++ reader (exit 2).
 # usage: schemas.sh SORTBENCH_BINARY SOURCE_DIR PYTHON
@@ -12,7 +12,7 @@ validate() { "$py" "$src/tests/schemas/validate.py" "$src/schemas" "$@"; }
 "$py" -c 'import jsonschema' 2>/dev/null || fail "python3-jsonschema missing: run tools/setup.sh"
 
 # 1. Every committed report and best.json.
-mapfile -t committed < <(find "$src/results" -name '*.json' | sort)
+mapfile -t committed < <(find "$src/results" "$src/tests/data" -name '*.json' | sort)
 out=$(validate "${committed[@]}") || { echo "$out" | grep -v '^ok'; fail "committed files do not validate"; }
 echo "$out" | tail -n 1
 

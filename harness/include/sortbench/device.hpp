@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ struct DeviceInfo {
   int driver_version = 0, runtime_version = 0;
   std::string cccl_version;
   double copy_gb_per_s = 0;  // measured device-to-device copy, bytes read + written
+  // NVML's energy counter (sortbench/energy.hpp): energy_missing says why it
+  // cannot be read (empty when it can); the draw when queried, before any
+  // sort (idle), and the enforced power limit.
+  std::string pci_bus_id, energy_missing;
+  double idle_w = 0, power_limit_w = 0;
 };
 
 // True if a CUDA device is usable; otherwise *why says what is missing, in
@@ -122,6 +128,9 @@ class Runner {
   void release();
 
  private:
+  // One sort's energy after the timed samples (sortbench/energy.hpp), or why there is none.
+  EnergyResult measure_energy(const VariantInfo& v, Instance& inst, const Buffers& b, void* temp,
+                              std::size_t temp_bytes, const std::function<void()>& restore, double sort_ms);
   struct State;
   std::unique_ptr<State> st_;
   std::string lost_;

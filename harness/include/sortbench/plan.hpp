@@ -69,6 +69,7 @@ CompileEstimate estimate_compile(std::size_t points, const std::vector<double>& 
 
 // The last line of run --dry-run: "dry run: 120 points: 107 to measure, 13
 // skipped (8: REASON; 5: REASON), est. measuring <= 5m21s (107 x 3 s budget), 0 to compile".
-std::string summary_line(const Tally& t, double budget_s, const CompileEstimate& c);
+// energy_s: the time each point's energy window adds (0: none).
+std::string summary_line(const Tally& t, double budget_s, const CompileEstimate& c, double energy_s = 0);
 
 }  // namespace sortbench::plan

@@ -14,7 +14,7 @@ namespace sortbench {
 inline constexpr const char* kReportSchema = "sortbench-report";
 // Version 2 added each result's "vs" (the fastest baseline of each library and
 // library call); version 1 reports still read.
-inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kReportSchemaVersion = 3;  // 3: energy per result
 
 struct Report {
   nlohmann::json context = nlohmann::json::object();  // device, build, host, command, config

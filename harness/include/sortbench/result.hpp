@@ -21,6 +21,10 @@ struct MeasureSettings {
   double budget_s = 3.0;           // per point, wall time of the sampling loop
   bool cold_l2 = true;             // flush L2 before every sample (--hot turns it off)
   double throttle_ratio = 0.75;    // a sample whose SM clock is under this fraction of peak is discarded
+  // Energy (sortbench/energy.hpp): after the timed samples, back-to-back
+  // sorts over a window of at least this long between two steps of NVML's
+  // counter; 0: no energy.
+  double energy_window_s = 1.0;
 };
 
 struct SampleStats {
@@ -59,6 +63,21 @@ struct Scaling {
   std::size_t ideal_n = 0;
   double ideal_ms = 0;           // each GPU sorting its n/g keys alone, with no exchange
   double fraction_of_ideal = 0;  // ideal_ms / this median
+};
+
+// Energy of one sort from NVML's counter (README "Energy"): the window's
+// energy over the sorts in it, less that of their input restores (measured
+// alone over a window of their own). `missing` says why there is none.
+struct EnergyResult {
+  bool measured = false;
+  double joules = 0;          // one sort
+  double joules_per_gkey = 0;
+  double watts_mean = 0;      // over the sorts' window, restores included
+  double window_s = 0;        // the sorts' window, between two steps of the counter
+  std::size_t sorts = 0;      // sorts in that window
+  double restore_joules = 0;  // one input restore, subtracted
+  std::string method;
+  std::string missing;        // why not measured (no NVML, no permission, a host variant, ...)
 };
 
 enum class Status { ok, failed, skipped };
@@ -118,6 +137,7 @@ struct PointResult {
   // of this point's shard size on the same GPUs (LinkMeasurement).
   double exchange_gb_per_s = 0;
   double link_alltoall_gb_per_s = 0;
+  EnergyResult energy;
 
   std::string workload_key() const;  // key|value|order|n|distribution|seed
   // "|gpus:0,1" for a point across GPUs, empty for one GPU: with the variant

@@ -90,7 +90,10 @@ json device_json(const DeviceInfo& d) {
           {"driver_version", d.driver_version},
           {"runtime_version", d.runtime_version},
           {"cccl_version", d.cccl_version},
-          {"copy_gb_per_s", d.copy_gb_per_s}};
+          {"copy_gb_per_s", d.copy_gb_per_s},
+          {"energy", d.energy_missing.empty()
+                         ? json{{"counter", true}, {"idle_w", d.idle_w}, {"power_limit_w", d.power_limit_w}}
+                         : json{{"counter", false}, {"missing", d.energy_missing}}}};
 }
 
 json build_json() {
@@ -379,6 +382,7 @@ void apply_sweep_axes(SweepConfig& c, const po::variables_map& vm) {
   if (vm.count("seed")) c.seed = count_flag(vm, "seed", 0, std::numeric_limits<std::uint64_t>::max());
   if (vm.count("hot")) c.measure.cold_l2 = false;
   if (vm.count("budget")) c.measure.budget_s = number_flag(vm, "budget", 0.001, 3600, false);
+  if (vm.count("energy-window")) c.measure.energy_window_s = number_flag(vm, "energy-window", 0, 600, false);
   for (auto& s : c.sweeps) {
     if (vm.count("n")) s.sizes = parse_sizes(vm["n"].as<std::string>(), "--n");
     if (vm.count("gpus")) s.gpus = parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus");

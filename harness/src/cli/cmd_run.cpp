@@ -80,6 +80,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "out", po::value<std::string>(), "report path (default sortbench-out/<gpu-model>/<config name>.json; "
                                       "--out results/<gpu-model>/NAME.json for a report to commit)")(
       "hot", "do not flush L2 before samples")("budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
+      "energy-window", po::value<std::string>(), "seconds of back-to-back sorts per point for its energy from NVML "
+                                                 "(default 1; 0: no energy)")(
       "isolate", "measure each point in a worker process: a point that faults (illegal address, trap, launch "
                  "failure) or kills its worker is recorded as failed with the error, and the sweep goes on in a "
                  "fresh worker")(
@@ -279,7 +281,9 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       }
     const plan::CompileEstimate compile = plan::estimate_compile(
         to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
-    std::cout << plan::summary_line(tally, cfg.measure.budget_s, compile) << "\n";
+    // An energy window runs between two steps of NVML's counter (up to 0.1 s each on an H200).
+    const double energy_s = cfg.measure.energy_window_s > 0 ? cfg.measure.energy_window_s + 0.2 : 0;
+    std::cout << plan::summary_line(tally, cfg.measure.budget_s, compile, energy_s) << "\n";
     return 0;
   }
 

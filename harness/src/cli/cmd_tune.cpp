@@ -193,6 +193,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "values", po::value<std::string>(), "none,u32,u64")("dist", po::value<std::string>(), "distributions")(
       "seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")("hot", "do not flush L2 before samples")(
       "budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
+      "energy-window", po::value<std::string>(), "seconds of back-to-back sorts per point for its energy from NVML "
+                                                 "(default 1; 0: no energy)")(
       "out", po::value<std::string>(), "report path (default sortbench-out/<gpu-model>/<space name>-<strategy>.json)")(
       "best", po::value<std::string>(), "best.json path (default sortbench-out/<gpu-model>/best.json; --best results/<gpu-model>/best.json "
                                       "for the picks best:FAMILY reads; not written by a shard)")(

@@ -6,6 +6,7 @@
 #include <cuda/version>
 
 #include "sortbench/device.hpp"
+#include "sortbench/energy.hpp"
 
 namespace sortbench {
 
@@ -91,6 +92,13 @@ DeviceInfo query_device(bool measure_copy_bandwidth) {
   cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
   d.free_mem = free_b;
   if (measure_copy_bandwidth) d.copy_gb_per_s = copy_bandwidth(free_b);
+  char bus[32] = {};
+  cuda_check(cudaDeviceGetPCIBusId(bus, int(sizeof bus), d.ordinal), "PCI bus id");
+  d.pci_bus_id = bus;
+  const energy::Counter counter = energy::Counter::open(d.pci_bus_id);
+  d.energy_missing = counter.why_not();
+  if (const auto w = counter.power_w()) d.idle_w = *w;
+  if (const auto w = counter.power_limit_w()) d.power_limit_w = *w;
   return d;
 }
 

@@ -3,13 +3,17 @@
 // input is restored from a pristine copy and L2 is flushed, both untimed;
 // CUDA events bracket the sort alone; a short probe after each sample reads
 // the SM clock so throttled samples are discarded; sampling stops on noise
-// (relative standard error of the mean) or the time budget.
+// (relative standard error of the mean) or the time budget. Then, where NVML
+// can be read, one sort's energy over a window of back-to-back sorts
+// (sortbench/energy.hpp), less that of the input restores between them.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "sortbench/device.hpp"
+#include "sortbench/energy.hpp"
 #include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
 
@@ -61,6 +65,13 @@ struct DeviceBuffer {
   ~DeviceBuffer() { reset(); }
 };
 
+// Operations of an energy window: a batch long enough (kEnergyBatchMs) that
+// the host's launches keep the GPU busy between them.
+constexpr double kEnergyBatchMs = 5;
+std::size_t energy_batch(double op_ms) {
+  return std::size_t(std::clamp(std::ceil(kEnergyBatchMs / std::max(op_ms, 1e-4)), 1.0, 100000.0));
+}
+
 }  // namespace
 
 struct Runner::State {
@@ -79,6 +90,10 @@ struct Runner::State {
   std::vector<char> host_pristine_values, host_values_in, host_values_out;
   bool host_copy_ready = false;
   std::string input_class;  // the prepared workload's (classify_keys)
+  energy::Counter counter;  // this GPU's (info.energy_missing says why it cannot be read)
+  // One input restore's energy on the prepared workload, measured once; why not where it failed.
+  double restore_joules = -1;
+  std::string restore_missing;
 };
 
 Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make_unique<State>()) {
@@ -96,6 +111,7 @@ Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make
              "clock probe buffer");
   cuda_check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&st_->clock_dev), st_->clock_host, 0),
              "clock probe buffer");
+  if (m.energy_window_s > 0) st_->counter = energy::Counter::open(info.pci_bus_id);
 }
 
 Runner::~Runner() {
@@ -122,6 +138,8 @@ std::string Runner::prepare(const Workload& w) {
   s.w = w;
   s.host_copy_ready = false;
   s.input_class.clear();
+  s.restore_joules = -1;
+  s.restore_missing.clear();
   s.workload_skip.clear();
   for (DeviceBuffer* b : {&s.pristine_keys, &s.pristine_values, &s.keys_in, &s.keys_out, &s.values_in, &s.values_out})
     b->reset();
@@ -302,6 +320,7 @@ PointResult Runner::measure(const VariantInfo& v) {
       if (s.info.copy_gb_per_s > 0) r.fraction_of_copy_bw = r.gb_per_s / s.info.copy_gb_per_s;
     }
     r.status = Status::ok;
+    if (s.m.energy_window_s > 0) r.energy = measure_energy(v, *inst, b, temp.p, temp.bytes, restore, r.time_ms.median);
   } catch (const CudaError& e) {
     r.status = e.code() == cudaErrorMemoryAllocation ? Status::skipped : Status::failed;
     r.reason = e.what();
@@ -316,6 +335,65 @@ PointResult Runner::measure(const VariantInfo& v) {
     r.reason = e.what();
   }
   return r;
+}
+
+EnergyResult Runner::measure_energy(const VariantInfo& v, Instance& inst, const Buffers& b, void* temp,
+                                    std::size_t temp_bytes, const std::function<void()>& restore, double sort_ms) {
+  State& s = *st_;
+  EnergyResult e;
+  if (v.host) {
+    e.missing = "a host variant: the GPU's counter does not see it";
+    return e;
+  }
+  if (!s.counter.available()) {
+    e.missing = s.counter.why_not().empty() ? s.info.energy_missing : s.counter.why_not();
+    return e;
+  }
+  const double window = s.m.energy_window_s;
+  std::string why;
+  // The restores alone, once per workload: their energy is subtracted from each sort's.
+  if (s.restore_joules < 0 && s.restore_missing.empty()) {
+    cuda_check(cudaEventRecord(s.start, s.stream), "event");
+    restore();
+    cuda_check(cudaEventRecord(s.stop, s.stream), "event");
+    cuda_check(cudaStreamSynchronize(s.stream), "restore");
+    float restore_ms = 0;
+    cuda_check(cudaEventElapsedTime(&restore_ms, s.start, s.stop), "event time");
+    const std::size_t k = energy_batch(restore_ms);
+    const auto w = energy::measure_window(s.counter, [&] {
+      for (std::size_t i = 0; i < k; ++i) restore();
+      cuda_check(cudaStreamSynchronize(s.stream), "energy window (restores)");
+    }, window, &why);
+    if (w) s.restore_joules = w->joules_per_op() / double(k);
+    else s.restore_missing = "the restores' window: " + why;
+  }
+  if (!s.restore_missing.empty()) {
+    e.missing = s.restore_missing;
+    return e;
+  }
+  const std::size_t k = energy_batch(sort_ms);
+  const auto w = energy::measure_window(s.counter, [&] {
+    for (std::size_t i = 0; i < k; ++i) {
+      restore();
+      inst.run(b, temp, temp_bytes, s.stream);
+    }
+    cuda_check(cudaStreamSynchronize(s.stream), "energy window");
+  }, window, &why);
+  if (!w) {
+    e.missing = why;
+    return e;
+  }
+  e.measured = true;
+  e.sorts = w->ops * k;
+  e.window_s = w->seconds;
+  e.watts_mean = w->watts_mean();
+  e.restore_joules = s.restore_joules;
+  e.joules = std::max(0.0, w->joules / double(e.sorts) - s.restore_joules);
+  e.joules_per_gkey = s.w.n ? e.joules / (double(s.w.n) / 1e9) : 0;
+  e.method = "NVML total energy between two steps of the counter over >= " + std::to_string(window).substr(0, 4) +
+             " s of back-to-back sorts in batches of " + std::to_string(k) +
+             " (each from a restored input, L2 not flushed), less one restore's energy measured alone";
+  return e;
 }
 
 }  // namespace sortbench
