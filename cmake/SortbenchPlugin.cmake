@@ -2,7 +2,9 @@
 #
 # Builds a sortbench plugin: a shared library (MODULE) whose variants register
 # themselves with SORTBENCH_REGISTER_VARIANT and that `sortbench list|run|tune
-# --plugin <file>` loads (README "Benchmark your own kernel"). The plugin's
+# --plugin <file>` loads (README "Benchmark your own kernel"); it may declare
+# a family space whose other points are built on demand (SORTBENCH_PLUGIN_SOURCE_DIR
+# names its source folder for the space's include_dirs). The plugin's
 # identity (interface version, name, GPU architectures, build) is generated
 # into it; the registry and the harness's helpers come from the sortbench
 # binary at load time, so the plugin links no sortbench library.
@@ -49,4 +51,7 @@ SORTBENCH_PLUGIN_IDENTITY(\"${target}\", \"${archs_text}\", \"${build_text}\");
   # stub, a helper over a kernel pointer) must run the plugin's copy, with
   # the plugin's CUDA runtime that registered its kernels.
   target_link_options(${target} PRIVATE LINKER:-Bsymbolic)
+  # Where the plugin's sources are: a family space it declares names it in
+  # FamilySpace::include_dirs, for its points built on demand.
+  target_compile_definitions(${target} PRIVATE SORTBENCH_PLUGIN_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 endfunction()

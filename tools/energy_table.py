@@ -53,7 +53,7 @@ def main():
             continue
         measured += 1
         row = (f"| `{k[0]}` | {k[1]} | {k[2]} | {size_text(k[3])} | {r['gkeys_per_s']:.2f} | "
-               f"{e['joules_per_gkey']:.3f} | {1 / e['joules_per_gkey']:.2f} | {e['watts_mean']:.0f} |")
+               f"{e['joules_per_gkey']:.3f} | {1 / e['joules_per_gkey']:.4f} | {e['watts_mean']:.0f} |")
         e2 = second.get(k, {}).get("energy", {})
         if second and "joules_per_gkey" in e2:
             d = e2["joules_per_gkey"] / e["joules_per_gkey"] - 1

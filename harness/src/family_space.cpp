@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
+#include <utility>
 
 namespace sortbench {
 
@@ -11,6 +12,14 @@ namespace {
 // A deque: spaces registered later (the fake family) leave pointers to earlier ones valid.
 std::deque<FamilySpace>& spaces() {
   static std::deque<FamilySpace> s;
+  return s;
+}
+struct Staging {
+  bool on = false;
+  std::vector<FamilySpace> held;
+};
+Staging& staging() {
+  static Staging s;
   return s;
 }
 }  // namespace
@@ -105,11 +114,38 @@ std::string unmatched_label_hint(const std::string& label) {
   return methods.empty() ? std::string() : "points built on demand are of " + methods;
 }
 
-void register_family_space(FamilySpace s) {
-  if (s.method.empty() || s.method.rfind(s.family, 0) != 0 || s.axes.empty() || !s.why_not || !s.translation_unit)
-    throw std::logic_error("family space '" + s.method + "' is incomplete");
+std::string family_space_problem(const FamilySpace& s) {
+  if (s.method.empty() || s.family.empty() || s.method.rfind(s.family + ".", 0) != 0)
+    return "its method must start with its family and a dot (family '" + s.family + "', method '" + s.method + "')";
+  if (s.axes.empty() || !s.why_not || !s.translation_unit)
+    return "incomplete: it needs axes, why_not and translation_unit";
+  for (const auto& a : s.axes)
+    if (a.name.empty() || a.abbrev.empty() || a.values.empty())
+      return "incomplete: every axis needs a name, an abbreviation and values";
+  for (const auto& d : s.include_dirs)
+    if (d.empty() || d.front() != '/') return "include_dirs must be absolute folders, not '" + d + "'";
   for (const auto& old : spaces())
-    if (old.method == s.method) throw std::logic_error("family space '" + s.method + "' registered twice");
+    if (old.method == s.method) return "'" + s.method + "' is already declared";
+  return {};
+}
+
+void begin_space_staging() {
+  staging().on = true;
+  staging().held.clear();
+}
+
+std::vector<FamilySpace> end_space_staging() {
+  staging().on = false;
+  return std::exchange(staging().held, {});
+}
+
+void register_family_space(FamilySpace s) {
+  if (staging().on) {
+    staging().held.push_back(std::move(s));
+    return;
+  }
+  if (const std::string why = family_space_problem(s); !why.empty())
+    throw std::logic_error("family space '" + s.method + "': " + why);
   spaces().push_back(std::move(s));
 }
 

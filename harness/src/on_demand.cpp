@@ -116,21 +116,27 @@ std::string first_error(const std::string& log) {
   return last.empty() ? "the compiler failed without a message" : last.substr(0, 400);
 }
 
-// A SHA-256 over every header a point's translation unit can include.
-const std::string& headers_hash() {
-  static const std::string h = [] {
-    std::string all;
-    for (const auto& dir : include_dirs()) {
-      std::vector<fs::path> files;
-      for (const auto& e : fs::recursive_directory_iterator(dir)) {
-        const std::string ext = e.path().extension().string();
-        if (e.is_regular_file() && (ext == ".cuh" || ext == ".hpp" || ext == ".h")) files.push_back(e.path());
-      }
-      std::sort(files.begin(), files.end());
-      for (const auto& f : files) all += fs::relative(f, dir).string() + "\n" + sha256_file(f.string()) + "\n";
+// A SHA-256 over every header in these folders.
+std::string hash_of_headers(const std::vector<std::string>& dirs) {
+  std::string all;
+  for (const auto& dir : dirs) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      const std::string ext = it->path().extension().string();
+      if (it->is_regular_file() && (ext == ".cuh" || ext == ".hpp" || ext == ".h")) files.push_back(it->path());
     }
-    return sha256_text(all);
-  }();
+    if (ec) throw ConfigError("on-demand points: cannot read the header folder " + dir + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) all += fs::relative(f, dir).string() + "\n" + sha256_file(f.string()) + "\n";
+  }
+  return sha256_text(all);
+}
+
+// Every header a point's translation unit can include: sortbench's own, once a run.
+const std::string& headers_hash() {
+  static const std::string h = hash_of_headers(include_dirs());
   return h;
 }
 
@@ -152,7 +158,7 @@ std::string identity_line(const std::string& label, const std::string& arch) {
   std::string text = "on-demand " + label + "; " + compiler_identity() + "; " + flags;
   for (char& c : text)
     if (c == '"' || c == '\\') c = '\'';
-  return "SORTBENCH_PLUGIN_IDENTITY(\"on-demand\", \"" + arch + "\", \"" + text + "\");\n";
+  return "SORTBENCH_PLUGIN_IDENTITY(\"" + std::string(kOnDemandPluginName) + "\", \"" + arch + "\", \"" + text + "\");\n";
 }
 
 std::string full_source(const Planned& p, const PointTypes& types, const std::string& arch) {
@@ -202,6 +208,16 @@ void register_stub(const Planned& p, const std::string& reason, bool placeholder
 }
 
 bool in_registry(const std::string& label) { return Registry::instance().find(label) != nullptr; }
+
+// Registered by the binary or a plugin of the user's (a plugin's own points of
+// its space), not by an on-demand build of an earlier run.
+bool compiled_in(const std::string& label) {
+  const VariantInfo* v = Registry::instance().find(label);
+  if (!v) return false;
+  if (v->plugin.empty()) return true;
+  const LoadedPlugin* from = plugin_of(label);
+  return from && from->name != kOnDemandPluginName;
+}
 
 }  // namespace
 
@@ -282,11 +298,22 @@ std::vector<std::string> compile_flags(const std::string& arch) {
   return f;
 }
 
-std::string cache_key(const std::string& translation_unit, const std::string& arch) {
+std::string cache_key(const std::string& translation_unit, const std::string& arch,
+                      const std::vector<std::string>& space_include_dirs) {
   std::string flags;
   for (const auto& f : compile_flags(arch)) flags += f + "\n";
+  // A plugin's space: its own headers too (hashed once a run per set of folders).
+  std::string space_headers;
+  if (!space_include_dirs.empty()) {
+    static std::mutex mu;
+    static std::map<std::vector<std::string>, std::string> hashed;
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = hashed.find(space_include_dirs);
+    if (it == hashed.end()) it = hashed.emplace(space_include_dirs, hash_of_headers(space_include_dirs)).first;
+    space_headers = "plugin headers " + it->second + "\n";
+  }
   return sha256_text("sortbench on-demand entry 1\n" + translation_unit + "\n" + headers_hash() + "\n" +
-                     compiler_identity() + "\n" + flags + arch + "\n");
+                     space_headers + compiler_identity() + "\n" + flags + arch + "\n");
 }
 
 std::vector<Planned> plan_space(const std::vector<std::string>& patterns, const std::vector<tune::ParamFilter>& filters,
@@ -333,8 +360,7 @@ std::vector<Planned> plan_space(const std::vector<std::string>& patterns, const 
     while (true) {
       for (std::size_t i = 0; i < at.size(); ++i) p[i] = values[i][at[i]];
       Planned x{s.label(p), &s, p, s.why_not(p, types, limits.smem_per_block, limits.smem_per_sm, limits.threads_per_sm)};
-      const VariantInfo* v = Registry::instance().find(x.label);
-      x.compiled_in = v && v->plugin.empty();
+      x.compiled_in = compiled_in(x.label);
       out.push_back(std::move(x));
       std::size_t i = at.size();
       while (i > 0 && ++at[i - 1] == values[i - 1].size()) at[--i] = 0;
@@ -414,7 +440,7 @@ Summary dry_plan(const std::vector<Planned>& points, const PointTypes& types, co
     } else if (!no_compiler.empty()) {
       o.status = "to_compile";
     } else {
-      o.key = cache_key(full_source(p, types, settings.arch), settings.arch);
+      o.key = cache_key(full_source(p, types, settings.arch), settings.arch, p.space->include_dirs);
       double s = 0;
       const Entry e = entry_of(settings.cache_dir, o.key);
       std::error_code ec;
@@ -488,7 +514,7 @@ Summary build(const std::vector<Planned>& points, const PointTypes& types, const
       cache_made = true;
     }
     const std::string source = full_source(p, types, settings.arch);
-    o.key = cache_key(source, settings.arch);
+    o.key = cache_key(source, settings.arch, p.space->include_dirs);
     const Entry e = entry_of(settings.cache_dir, o.key);
     std::error_code ec;
     if (cached_ok(e, &o.compile_s)) {
@@ -524,6 +550,7 @@ Summary build(const std::vector<Planned>& points, const PointTypes& types, const
           std::vector<std::string> argv = {nvcc};
           for (const auto& f : compile_flags(settings.arch)) argv.push_back(f);
           for (const auto& d : include_dirs()) argv.push_back("-I" + d);
+          for (const auto& d : points[job.index].space->include_dirs) argv.push_back("-I" + d);
           argv.insert(argv.end(), {tmp + ".cu", "-o", tmp + ".so"});
           rc = run_logged(argv, tmp + ".log");
           o.compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();

@@ -17,6 +17,7 @@
 
 #include "sortbench/build_info.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/family_space.hpp"
 #include "sortbench/files.hpp"
 
 namespace sortbench {
@@ -95,8 +96,10 @@ void load_one(const PluginPath& p) {
   if (const std::string cut = elf_truncation(path); !cut.empty()) throw ConfigError(where + ": " + cut);
   Registry& reg = Registry::instance();
   reg.begin_staging();
+  begin_space_staging();
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   std::vector<VariantInfo> staged = reg.end_staging();
+  std::vector<FamilySpace> staged_spaces = end_space_staging();
   if (!handle) {
     const char* e = ::dlerror();
     throw ConfigError(where + ": " + dlopen_problem(e ? e : "unknown error"));
@@ -123,6 +126,14 @@ void load_one(const PluginPath& p) {
                       build_info().cuda_architectures);
   if (staged.empty())
     throw ConfigError(where + ": registers no variants (SORTBENCH_REGISTER_VARIANT at namespace scope in its sources)");
+  // A family space it declares: its points are built on demand like Onesweep's.
+  for (const auto& s : staged_spaces) {
+    if (const std::string why = family_space_problem(s); !why.empty())
+      throw ConfigError(where + ": family space '" + s.method + "': " + why);
+    for (const auto& other : staged_spaces)
+      if (&other != &s && other.method == s.method)
+        throw ConfigError(where + ": family space '" + s.method + "' is declared twice");
+  }
   std::set<std::string> own;
   for (const auto& v : staged) {
     if (!own.insert(v.label).second) throw ConfigError(where + ": registers variant '" + v.label + "' twice");
@@ -130,6 +141,10 @@ void load_one(const PluginPath& p) {
       throw ConfigError(where + ": variant '" + v.label + "' is already registered by " +
                         (old->plugin.empty() ? std::string("the sortbench binary") : "plugin " + old->plugin) +
                         "; labels must be unique");
+  }
+  for (auto& s : staged_spaces) {
+    info.spaces.push_back(s.method);
+    register_family_space(std::move(s));
   }
   for (auto& v : staged) {
     info.labels.push_back(v.label);

@@ -480,7 +480,7 @@ std::string summary_table(const std::vector<PointResult>& results, const std::ve
   }
   // GKeys per joule beside GKeys per second, where the point's energy was measured.
   auto per_joule = [](const PointResult* r) {
-    return r && r->energy.measured && r->energy.joules_per_gkey > 0 ? fixed(1 / r->energy.joules_per_gkey, 2)
+    return r && r->energy.measured && r->energy.joules_per_gkey > 0 ? fixed(1 / r->energy.joules_per_gkey, 3)
                                                                      : std::string("-");
   };
   std::ostringstream os;

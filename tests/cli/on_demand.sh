@@ -84,7 +84,7 @@ counts 2 0 6 3 3
 grep -qx "fake.ondemand.rb5.ipt16.tpb256 u32/none ascending n=1024 uniform  skipped: a tile of 4096 keys, above the fake kernel's 2048" rundry.txt ||
   fail "run --dry-run: the pruned on-demand point has no reason: $(cat rundry.txt)"
 grep -qx "fake.ondemand.rb5.ipt8.tpb128 u32/none ascending n=1024 uniform" rundry.txt || fail "run --dry-run: the point to build: $(cat rundry.txt)"
-grep -qE "^dry run: 2 points: 1 to measure, 1 skipped \(1: a tile of 4096 keys, above the fake kernel's 2048\), est. measuring <= 1s \(1 x 1 s budget\), 1 to compile, est. [0-9]+s \([0-9.]+ s a point, the mean of 6 compiles the cache recorded; 1 job\)$" rundry.txt ||
+grep -qE "^dry run: 2 points: 1 to measure, 1 skipped \(1: a tile of 4096 keys, above the fake kernel's 2048\), est. measuring <= 2s \(1 x \(1 s budget \+ 1.2 s energy window\)\), 1 to compile, est. [0-9]+s \([0-9.]+ s a point, the mean of 6 compiles the cache recorded; 1 job\)$" rundry.txt ||
   fail "run --dry-run: summary: $(tail -n 1 rundry.txt)"
 
 # A killed run leaves temporaries, never entries; a torn entry (record lost)

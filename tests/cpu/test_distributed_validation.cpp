@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
@@ -136,4 +137,32 @@ TEST(LocalSort, PickedAndCheckedForAShard) {
   const Problem two{KeyType::u32, ValueType::u32, Order::ascending, std::size_t(1) << 29, 2};
   const VariantInfo* d = local_sort_variant(two, "fake-gpu");
   EXPECT_TRUE(d == nullptr || d->label != "radix.local_sort_test.capped");
+}
+
+// Eight ranks (issue 44, host logic without an eight-GPU machine): shards
+// that cover n exactly and differ by at most one key for sizes that do not
+// divide by 8, up to 2^34 keys; eight parts combined, a cut out of order
+// between parts 6 and 7 found at its global position.
+TEST(EightRanks, ShardsAndPartsOfEightGpus) {
+  for (std::size_t n : {std::size_t(0), std::size_t(7), std::size_t(8), std::size_t(1) << 30,
+                        (std::size_t(1) << 33) + 5, std::size_t(1) << 34}) {
+    std::size_t covered = 0, smallest = SIZE_MAX, largest = 0;
+    for (int r = 0; r < 8; ++r) {
+      EXPECT_EQ(shard_first(n, 8, r), covered) << n;
+      const std::size_t s = shard_size(n, 8, r);
+      covered += s;
+      smallest = std::min(smallest, s);
+      largest = std::max(largest, s);
+    }
+    EXPECT_EQ(covered, n);
+    EXPECT_LE(largest - smallest, 1u) << n;
+  }
+  const Problem eight{KeyType::u64, ValueType::u64, Order::ascending, 80, 8};
+  std::vector<PartSummary> parts;
+  for (unsigned long long r = 0; r < 8; ++r) parts.push_back(part(10, 10 * r, 10 * r + 9, 100 * r, 100 * r + 9));
+  EXPECT_TRUE(combine_parts(eight, parts, true).ok());
+  parts[7].first_bits = 65;  // below part 6's last key (69)
+  const Validation v = combine_parts(eight, parts, false);
+  EXPECT_FALSE(v.sorted);
+  EXPECT_EQ(v.first_bad_index, 70);
 }

@@ -3,6 +3,11 @@
 // (Compiling, caching, torn entries and loading: tests/cli/on_demand.sh.)
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "sortbench/config.hpp"
 #include "sortbench/family_space.hpp"
 #include "sortbench/on_demand.hpp"
@@ -149,4 +154,48 @@ TEST(OnDemandCache, DefaultFolderFollowsXdgCacheHome) {
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg-test", 1);
   EXPECT_EQ(on_demand::default_cache_dir(), "/tmp/xdg-test/sortbench/on-demand");
   if (old) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1); else ::unsetenv("XDG_CACHE_HOME");
+}
+
+// A plugin's space: held back while the plugin loads, checked by the loader,
+// then registered (plugin.cpp); what the loader refuses, and why.
+TEST(FamilySpace, APluginsSpaceIsStagedAndChecked) {
+  FamilySpace s = test_space();
+  s.method = "stagetest.m";
+  s.family = "stagetest";
+  begin_space_staging();
+  register_family_space(s);  // held, unchecked
+  EXPECT_EQ(family_space_of("stagetest.m.a1"), nullptr);
+  std::vector<FamilySpace> held = end_space_staging();
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(family_space_problem(held[0]), "");
+  FamilySpace bad = s;
+  bad.method = "other.m";
+  EXPECT_NE(family_space_problem(bad).find("its method must start with its family and a dot"), std::string::npos);
+  bad = s;
+  bad.include_dirs = {"relative/dir"};
+  EXPECT_EQ(family_space_problem(bad), "include_dirs must be absolute folders, not 'relative/dir'");
+  bad = s;
+  bad.axes[0].values.clear();
+  EXPECT_NE(family_space_problem(bad).find("incomplete"), std::string::npos);
+  register_family_space(std::move(held[0]));
+  EXPECT_NE(family_space_of("stagetest.m.a1"), nullptr);
+  EXPECT_EQ(family_space_problem(s), "'stagetest.m' is already declared");
+  EXPECT_THROW(register_family_space(s), std::logic_error);
+}
+
+// A plugin space's own headers are part of its points' cache keys: the same
+// headers give the same key wherever they are, other contents another.
+TEST(OnDemandCache, KeysFollowAPluginSpacesHeaders) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("sortbench_space_headers_" + std::to_string(::getpid()));
+  for (const char* d : {"one", "same", "other"}) fs::create_directories(root / d);
+  std::ofstream(root / "one" / "kernel.cuh") << "// version 1\n";
+  std::ofstream(root / "same" / "kernel.cuh") << "// version 1\n";
+  std::ofstream(root / "other" / "kernel.cuh") << "// version 2\n";
+  const std::string tu = "#include \"kernel.cuh\"\n";
+  const std::string one = on_demand::cache_key(tu, "90", {(root / "one").string()});
+  EXPECT_NE(one, on_demand::cache_key(tu, "90"));
+  EXPECT_EQ(one, on_demand::cache_key(tu, "90", {(root / "same").string()}));
+  EXPECT_NE(one, on_demand::cache_key(tu, "90", {(root / "other").string()}));
+  fs::remove_all(root);
 }

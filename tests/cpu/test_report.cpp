@@ -191,7 +191,7 @@ TEST(Report, SummaryTableSaysWhoWonAndByHowMuch) {
   std::getline(lines, l4);
   EXPECT_NE(header.find("fastest library call"), std::string::npos);
   EXPECT_NE(header.find("GKeys/J"), std::string::npos);
-  EXPECT_NE(l1.find("    4.00  "), std::string::npos) << l1;  // GKeys per joule where energy was measured
+  EXPECT_NE(l1.find("   4.000  "), std::string::npos) << l1;  // GKeys per joule where energy was measured
   EXPECT_NE(l2.find("       -  "), std::string::npos) << l2;   // and "-" where not
   EXPECT_NE(l1.find("u64/u32 n=2^10 entropy:0.544 desc"), std::string::npos) << l1;
   EXPECT_NE(l1.find("radix.a"), std::string::npos);

@@ -84,3 +84,21 @@ if own:
     sys.exit(f"variants of the binary marked as from a plugin: {own[:3]}")
 PY
 echo "ok: list --json gives \"plugin\": $plugin for each"
+
+# The docs' complete files (a block whose first line is "// file: NAME" or
+# "# file: NAME", tools/doc_snippets.py): each document's blocks form a project
+# that builds against the installed package, and the plugins they make load.
+lines=$("$py" "$src/tools/doc_snippets.py" "$src" "$tmp/docs") || fail "tools/doc_snippets.py: $lines"
+while read -r folder files; do
+  [ -f "$folder/CMakeLists.txt" ] || fail "$folder ($files): a document's complete files need a CMakeLists.txt block to build them"
+  name=$(basename "$folder")
+  step "configure the complete files of $name ($files)" "$cmake" -S "$folder" -B "$folder/build" \
+    -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER="$cxx"
+  step "build the complete files of $name" "$cmake" --build "$folder/build" -j2
+  for so in "$folder"/build/*.so; do
+    [ -e "$so" ] || continue
+    "$bin" list --plugin "$so" >"$tmp/doc-list.txt" 2>&1 || { cat "$tmp/doc-list.txt"; fail "list --plugin $so"; }
+    echo "ok: $name's plugin $(basename "$so") loads: $(grep -c "^    from plugin" "$tmp/doc-list.txt") variants"
+  done
+done <<<"$lines"
+grep -qx "network.my_bitonic.tpb512" "$tmp/doc-list.txt" || fail "README's plugin does not list network.my_bitonic.tpb512"

@@ -40,8 +40,14 @@ struct FamilySpace {
                             std::size_t max_smem_per_sm, int max_threads_per_sm)>
       why_not;
   // The translation unit that instantiates the point for these key types and
-  // registers it (headers relative to the variants/ folder).
+  // registers it (headers relative to the variants/ folder, or to one of
+  // include_dirs).
   std::function<std::string(const SpacePoint&, const std::vector<KeyType>& keys)> translation_unit;
+  // Absolute folders of the headers translation_unit includes beyond
+  // sortbench's own (a plugin's source folder: SORTBENCH_PLUGIN_SOURCE_DIR,
+  // which sortbench_add_plugin defines). Every header in them is part of an
+  // on-demand point's cache key.
+  std::vector<std::string> include_dirs;
 
   Params params(const SpacePoint& p) const;  // label params: defaults left out
   std::string label(const SpacePoint& p) const;
@@ -61,7 +67,15 @@ struct FamilySpace {
 // The label params of a point: every axis but those at their label default.
 Params space_params(const std::vector<SpaceAxis>& axes, const SpacePoint& p);
 
+// Registers a space; std::logic_error where it is incomplete or its method is
+// taken. While a plugin loads, spaces are held back (staged) unchecked, like
+// its variants (Registry::begin_staging), for the loader to check.
 void register_family_space(FamilySpace s);
+// Why s cannot be registered (incomplete, a method that is not under its
+// family, a method already registered); empty if it can.
+std::string family_space_problem(const FamilySpace& s);
+void begin_space_staging();
+std::vector<FamilySpace> end_space_staging();
 const std::deque<FamilySpace>& family_spaces();
 // The family space whose points a label or glob can name (its method prefix), or null.
 const FamilySpace* family_space_of(const std::string& label);

@@ -25,6 +25,10 @@
 
 namespace sortbench::on_demand {
 
+// The name in the identity of every plugin an on-demand build makes (a
+// plugin's own points of its space are compiled in; these are not).
+inline constexpr const char* kOnDemandPluginName = "on-demand";
+
 // The GPU limits the constraints are checked against.
 struct Limits {
   std::size_t smem_per_block = 232448;  // sm_90: 227 KB opt-in
@@ -121,6 +125,8 @@ void register_placeholders(const std::vector<Planned>& points);
 std::string find_nvcc();
 std::vector<std::string> include_dirs();
 std::vector<std::string> compile_flags(const std::string& arch);
-std::string cache_key(const std::string& translation_unit, const std::string& arch);
+// space_include_dirs: a plugin space's own header folders (FamilySpace::include_dirs).
+std::string cache_key(const std::string& translation_unit, const std::string& arch,
+                      const std::vector<std::string>& space_include_dirs = {});
 
 }  // namespace sortbench::on_demand

@@ -37,6 +37,7 @@ struct LoadedPlugin {
   std::string sha256;  // of the file
   std::string name, cuda_architectures, build;
   std::vector<std::string> labels;  // the variants it registered
+  std::vector<std::string> spaces;  // the family spaces it declared (their methods)
 };
 
 // A plugin path and the flag or variable that named it, for messages.

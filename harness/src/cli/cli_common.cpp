@@ -106,9 +106,11 @@ json build_json() {
 
 json plugins_json() {
   json out = json::array();
-  for (const auto& p : loaded_plugins())
+  for (const auto& p : loaded_plugins()) {
     out.push_back({{"path", p.path}, {"sha256", p.sha256}, {"name", p.name},
                    {"cuda_architectures", p.cuda_architectures}, {"build", p.build}, {"variants", p.labels}});
+    if (!p.spaces.empty()) out.back()["spaces"] = p.spaces;
+  }
   return out;
 }
 

@@ -91,7 +91,7 @@ DeviceInfo query_device(bool measure_copy_bandwidth) {
   std::size_t free_b = 0, total_b = 0;
   cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
   d.free_mem = free_b;
-  if (measure_copy_bandwidth) d.copy_gb_per_s = copy_bandwidth(free_b);
+  // The draw before this process's first work on the GPU (the copy below included).
   char bus[32] = {};
   cuda_check(cudaDeviceGetPCIBusId(bus, int(sizeof bus), d.ordinal), "PCI bus id");
   d.pci_bus_id = bus;
@@ -99,6 +99,7 @@ DeviceInfo query_device(bool measure_copy_bandwidth) {
   d.energy_missing = counter.why_not();
   if (const auto w = counter.power_w()) d.idle_w = *w;
   if (const auto w = counter.power_limit_w()) d.power_limit_w = *w;
+  if (measure_copy_bandwidth) d.copy_gb_per_s = copy_bandwidth(free_b);
   return d;
 }
 
