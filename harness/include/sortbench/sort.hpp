@@ -100,7 +100,10 @@ std::string sort_choice(KeyType key, ValueType value, std::size_t n, const SortO
 // Returns cudaSuccess, cudaErrorInvalidValue for a null keys_in or keys_out
 // with n > 0 or a temp_bytes below what the size query gave (nothing is
 // written then), or the CUDA error a launch met. Throws BestJsonError (see
-// above). Thread-safe; calls on one device are serialised.
+// above). Thread-safe; calls are serialised. The picks for a device, size,
+// key and value type and order are read at the first call that names them
+// (the size query) and kept: a best.json rewritten while the process runs
+// may not be read again.
 template <class K>
 cudaError_t sort_keys(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, std::size_t n,
                       cudaStream_t stream = 0, const SortOptions& o = {}) {
