@@ -28,8 +28,9 @@ struct DeviceInfo {
   std::string cccl_version;
   double copy_gb_per_s = 0;  // measured device-to-device copy, bytes read + written
   // NVML's energy counter (sortbench/energy.hpp): energy_missing says why it
-  // cannot be read (empty when it can); the draw when queried, before any
-  // sort (idle), and the enforced power limit.
+  // cannot be read (empty when it can); the draw with no work of this process
+  // (NVML's reading when queried; a sweep's Measurer measures it from the
+  // counter over 1 s), and the enforced power limit.
   std::string pci_bus_id, energy_missing;
   double idle_w = 0, power_limit_w = 0;
 };

@@ -1,9 +1,12 @@
 // Measurer: the runners one sweep needs (sortbench/device.hpp). Only one
 // workload's buffers are held at a time, across every GPU: a distributed
 // point and the one-GPU baseline of the same total both need most of a GPU.
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "sortbench/device.hpp"
+#include "sortbench/energy.hpp"
 
 namespace sortbench {
 
@@ -40,7 +43,18 @@ const DeviceInfo& Measurer::device(int ordinal) {
       throw CudaError(cudaErrorInvalidDevice, "GPU " + std::to_string(ordinal) + ": this machine has " +
                                                   std::to_string(count) + (count == 1 ? " GPU" : " GPUs"));
     cuda_check(cudaSetDevice(ordinal), "cudaSetDevice");
-    it = s.infos.emplace(ordinal, query_device(true)).first;
+    DeviceInfo d = query_device(true);
+    // The idle draw from the energy counter over a window with no work of
+    // this run (NVML's power reading averages over the last second or so, and
+    // a GPU busy just before reads high).
+    if (s.m.energy_window_s > 0 && d.energy_missing.empty()) {
+      const energy::Counter c = energy::Counter::open(d.pci_bus_id);
+      std::string why;
+      if (const auto w = energy::measure_window(
+              c, [] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); }, 1.0, &why))
+        d.idle_w = w->watts_mean();
+    }
+    it = s.infos.emplace(ordinal, d).first;
   }
   return it->second;
 }
