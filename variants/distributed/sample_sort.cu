@@ -4,12 +4,14 @@
 // (NCCL) and g - 1 splitters picked, each GPU cuts its sorted shard at the
 // splitters (binary search), the pieces go to their GPUs in one NCCL
 // all-to-all (grouped ncclSend/ncclRecv), and each GPU merges what it
-// received (two runs: cub::DeviceMerge; more: the local radix sort again).
+// received with cub::DeviceMerge: two runs at once; g runs pairwise, in
+// ceil(log2 g) passes over its part, where a second radix sort of the part
+// would read and write it once per digit.
 //
 // Splitters are (key, rank, position) triples, compared in that order, so
 // equal keys are cut between GPUs too: all-equal keys still spread evenly,
 // and a key's global index order survives (stable with the merge by key and
-// then index, or the stable re-sort).
+// then index).
 #include <algorithm>
 #include <cstring>
 
@@ -89,14 +91,15 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
     t.a_keys = l.add(cap_ * kb_);
     t.a_values = l.add(cap_ * vb_);
     // Two GPUs: B takes the peer's run in an aligned slot, the merge writes O.
+    // More: B takes every run, the merge passes alternate between O and A.
     const bool two = g_ == 2;
     t.b_keys = l.add(ExchangePlan::recv_bytes(cap_, kb_, g_, two));
     t.b_values = l.add(vb_ ? ExchangePlan::recv_bytes(cap_, vb_, g_, two) : 0);
-    t.o_keys = l.add(two ? cap_ * kb_ : 0);
-    t.o_values = l.add(two ? cap_ * vb_ : 0);
-    t.sort_bytes = std::max(local_.temp_bytes(n), g_ > 2 ? local_.temp_bytes(cap_) : 0);
+    t.o_keys = l.add(cap_ * kb_);
+    t.o_values = l.add(cap_ * vb_);
+    t.sort_bytes = local_.temp_bytes(n);
     t.sort_temp = l.add(t.sort_bytes);
-    if (g_ == 2) t.merge_bytes = merge_temp_bytes(p_, cap_);
+    t.merge_bytes = merge_temp_bytes(p_, cap_);
     t.merge_temp = l.add(t.merge_bytes);
     t.samples = l.add(P::kSamplesPerGpu * sizeof(Sample));
     t.gathered = l.add(std::size_t(g_) * P::kSamplesPerGpu * sizeof(Sample));
@@ -172,7 +175,7 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
     }
     exchange(team, xp, planes, two);
     clock_.mark_all(team, 3);
-    // 4. Merge the runs in rank order (two GPUs: the kept one from A, the other from B), or sort them again.
+    // 4. Merge the runs in rank order (two GPUs: the kept one from A, the other from B).
     parts_.assign(L, Part{});
     sent_.assign(L, 0);
     for (std::size_t m = 0; m < L; ++m) {
@@ -201,9 +204,41 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
                    "merge");
         parts_[m] = {ok, vb_ ? static_cast<const void*>(ov) : nullptr, total};
       } else {
-        local_.run(total, bk, ak, vb_ ? static_cast<void*>(bv) : nullptr, vb_ ? static_cast<void*>(av) : nullptr,
-                   at(m, t.sort_temp), t.sort_bytes, s);
-        parts_[m] = {ak, vb_ ? static_cast<const void*>(av) : nullptr, total};
+        // Runs in rank order in B; each pass merges neighbours (the lower
+        // rank's run first) into O, then A, then O...; an odd run out is copied.
+        struct Run {
+          T* k;
+          V* v;
+          std::size_t n;
+        };
+        std::vector<Run> runs;
+        for (int j = 0; j < g_; ++j)
+          runs.push_back({bk + xp.run_start(r, j, kb_), vb_ ? bv + xp.run_start(r, j, vb_) : nullptr,
+                          counts[std::size_t(j)][std::size_t(r)]});
+        T* const out_k[2] = {reinterpret_cast<T*>(at(m, t.o_keys)), ak};
+        V* const out_v[2] = {reinterpret_cast<V*>(at(m, t.o_values)), av};
+        for (int pass = 0; runs.size() > 1; ++pass) {
+          std::vector<Run> merged;
+          std::size_t off = 0;
+          for (std::size_t i = 0; i < runs.size(); i += 2) {
+            Run o{out_k[pass % 2] + off, vb_ ? out_v[pass % 2] + off : nullptr, runs[i].n};
+            if (i + 1 < runs.size()) {
+              o.n += runs[i + 1].n;
+              std::size_t bytes = t.merge_bytes;
+              cuda_check(merge_runs<T, V>(at(m, t.merge_temp), bytes, runs[i].k, runs[i].v, runs[i].n, runs[i + 1].k,
+                                          runs[i + 1].v, runs[i + 1].n, o.k, o.v, desc, s),
+                         "merge");
+            } else {
+              if (o.n) cuda_check(cudaMemcpyAsync(o.k, runs[i].k, o.n * kb_, cudaMemcpyDeviceToDevice, s), "merge: copy");
+              if (o.n && vb_)
+                cuda_check(cudaMemcpyAsync(o.v, runs[i].v, o.n * vb_, cudaMemcpyDeviceToDevice, s), "merge: copy");
+            }
+            off += o.n;
+            merged.push_back(o);
+          }
+          runs = std::move(merged);
+        }
+        parts_[m] = {runs[0].k, vb_ ? static_cast<const void*>(runs[0].v) : nullptr, total};
       }
       clock_.mark(team, m, 4);
       sent_[m] = sent_to_others(counts, r) * (kb_ + vb_);
