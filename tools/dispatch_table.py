@@ -11,12 +11,8 @@ measured as its own point in the same run (best:radix or a CUB call)."""
 import argparse
 import json
 import math
-import sys
 
-
-def size_text(n):
-    e = int(round(math.log2(n)))
-    return f"2^{e}" if 1 << e == n else str(n)
+from report_common import size_text, write_text
 
 
 def main():
@@ -58,11 +54,7 @@ def main():
         gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
         out += ["", f"Over {len(ratios)} points: ratio geomean {gm:.3f}, min {min(ratios):.3f}, max {max(ratios):.3f}."]
     text = "\n".join(out) + "\n"
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_text(text, args.out)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,8 @@ with two reports how far their J/GKey are apart.
     tools/energy_table.py RUN1.json [RUN2.json] [--out FILE]"""
 import argparse
 import json
-import math
-import sys
 
-
-def size_text(n):
-    e = int(round(math.log2(n)))
-    return f"2^{e}" if 1 << e == n else str(n)
+from report_common import size_text, write_text
 
 
 def points(path):
@@ -67,11 +62,7 @@ def main():
     if second:
         out.append(f"Two runs: {apart} points in both; the largest difference in J/GKey is {worst * 100:.1f} %.")
     text = "\n".join(out) + "\n"
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_text(text, args.out)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from collections import OrderedDict, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_common as rc  # noqa: E402  (same folder)
+from report_common import size_text  # noqa: E402
 
 try:
     import matplotlib
@@ -70,12 +71,6 @@ def load_report(path):
 
 def ok_results(report):
     return [r for r in report.get("results", []) if r.get("status") == "ok"]
-
-
-def size_text(n):
-    if n >= 1024 and n & (n - 1) == 0:
-        return f"2^{n.bit_length() - 1}"
-    return str(n)
 
 
 def group_key(r):

@@ -12,17 +12,13 @@ input class the sample saw and what dispatch.sort ran."""
 import argparse
 import json
 import math
-import sys
 from collections import defaultdict
+
+from report_common import size_text, write_text
 
 
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
-
-
-def size_text(n):
-    e = int(round(math.log2(n)))
-    return f"2^{e}" if 1 << e == n else str(n)
 
 
 def main():
@@ -75,11 +71,7 @@ def main():
             out.append(f"| {name} | {size_text(r['n'])} | {r['dist']} | {r['class']} | {r['speedup']:.3f}x | {br} |"
                        f" `{r['ran']}` |")
     text = "\n".join(out) + "\n"
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_text(text, args.out)
 
 
 if __name__ == "__main__":

@@ -29,8 +29,11 @@ smallest ratio over, so `vs_group` takes the minimum over the group's labels.
                                          {workload_key: that result} over a whole report
     compute_speedups(results, globs, with_vs=True)
                                          speedup and vs recomputed as the harness does
+    size_text(n)                         1048576 -> "2^20"; other sizes as digits
+    write_text(text, path)               to path, or to standard output where path is None
 """
 import re
+import sys
 
 DEFAULT_BASELINES = ["cub.*", "thrust.*"]
 CUB = "cub"
@@ -164,3 +167,17 @@ def compute_speedups(results, globs, with_vs=True):
             r["vs"] = {g: vs[g] for g in sorted(vs)}
         else:
             r.pop("vs", None)
+
+
+def size_text(n):
+    if n >= 1024 and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1}"
+    return str(n)
+
+
+def write_text(text, path):
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)

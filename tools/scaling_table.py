@@ -9,13 +9,8 @@ against the link's all-to-all, and where the time goes (the phase clock).
     tools/scaling_table.py REPORT... [--out FILE]"""
 import argparse
 import json
-import math
-import sys
 
-
-def size_text(n):
-    e = int(round(math.log2(n)))
-    return f"2^{e}" if 1 << e == n else str(n)
+from report_common import size_text, write_text
 
 
 def main():
@@ -58,11 +53,7 @@ def main():
             out.append(f"| {value} | {size_text(n)} | {g} | `{v.removeprefix('distributed.')}` | {sp:.2f}x |")
         out.append("")
     text = "\n".join(out)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_text(text, args.out)
 
 
 if __name__ == "__main__":

@@ -127,7 +127,8 @@ TEST(SortDispatch, CommittedBestJsonForThisGpu) {
       std::string expect = detail::tuned_label(path, model_of_this_gpu(), KeyType::u32,
                                                pairs ? ValueType::u32 : ValueType::none, n);
       // A DoubleBuffer form of the library call runs as its pointer form (the same kernels, no input copy).
-      if (const auto at = expect.find("double_buffer."); at != std::string::npos) expect.erase(at, 14);
+      const std::string double_buffer = "double_buffer.";
+      if (const auto at = expect.find(double_buffer); at != std::string::npos) expect.erase(at, double_buffer.size());
       if (!expect.empty() && Registry::instance().find(expect)) EXPECT_EQ(label, expect);
     }
 }

@@ -81,12 +81,11 @@ int cmd_build(const std::vector<std::string>& args, const std::string&) {
       files::check_input(file, "--config", "config file");
       cfg = load_config_file(file);
     } else {
+      // One sweep of u32 keys unless --key and --values say otherwise.
       cfg = parse_config(embedded_quick_config(), "embedded configs/quick.json");
-      SweepConfig one = cfg;
-      one.sweeps.resize(1);
-      one.sweeps[0].keys = {KeyType::u32};
-      one.sweeps[0].values = {ValueType::none};
-      cfg = one;
+      cfg.sweeps.resize(1);
+      cfg.sweeps[0].keys = {KeyType::u32};
+      cfg.sweeps[0].values = {ValueType::none};
       apply_sweep_axes(cfg, vm);
     }
     types = on_demand::point_types(cfg);

@@ -174,10 +174,15 @@ struct CacheKey {
            std::tie(o.device, o.p.key, o.p.value, o.p.order, o.p.n, o.best_json);
   }
 };
+// An instance and its temporary storage, asked once (the size query), not at every sort.
+struct Cached {
+  std::unique_ptr<DispatchInstance> inst;
+  std::size_t temp_bytes = 0;
+};
 constexpr std::size_t kMaxCached = 64;
 std::mutex library_mutex;
-std::map<CacheKey, std::unique_ptr<DispatchInstance>>& library_cache() {
-  static std::map<CacheKey, std::unique_ptr<DispatchInstance>> cache;
+std::map<CacheKey, Cached>& library_cache() {
+  static std::map<CacheKey, Cached> cache;
   return cache;
 }
 
@@ -221,10 +226,12 @@ cudaError_t sort(KeyType key, ValueType value, void* temp, std::size_t& temp_byt
       auto it = cache.find(k);
       if (it == cache.end()) {
         if (cache.size() >= kMaxCached) cache.clear();
-        it = cache.emplace(std::move(k), std::make_unique<DispatchInstance>(p, o.best_json)).first;
+        auto inst = std::make_unique<DispatchInstance>(p, o.best_json);
+        const std::size_t bytes = std::max<std::size_t>(1, inst->temp_bytes(Buffers{}, stream));
+        it = cache.emplace(std::move(k), Cached{std::move(inst), bytes}).first;
       }
-      DispatchInstance& inst = *it->second;
-      const std::size_t need = std::max<std::size_t>(1, inst.temp_bytes(Buffers{}, stream));
+      DispatchInstance& inst = *it->second.inst;
+      const std::size_t need = it->second.temp_bytes;
       if (!temp) {
         temp_bytes = need;
         return cudaSuccess;
