@@ -9,6 +9,9 @@ writes into DIR:
         variant; dashed reference lines: CUB's fastest call at each n (the
         legend names the calls that were fastest) and Thrust (thrust.sort); one
         figure per key/value/distribution workload group
+  energy-<key>-<value>-<distribution>.png  GKeys/J (keys sorted per joule of
+        one sort) against n, drawn as the throughput figures; only for groups
+        with energy measured (schema version 3), so none for older reports
   heatmap.png   GKeys/s over radix bits x items per thread at one n, for the
         variants matching --heatmap (default: the variant family with the most
         such points); a "no data" figure when the report has none
@@ -114,25 +117,26 @@ def no_data_figure(title, message):
     return fig
 
 
-def pick_lines(by_variant, skip=()):
+def pick_lines(by_variant, skip=(), y=lambda r: r["gkeys_per_s"]):
     """The variants to draw besides the references (thrust.sort and the labels
-    in `skip`): all when few, else the fastest (geomean GKeys/s) of each family
-    up to MAX_LINES."""
+    in `skip`): all when few, else the best (geomean of y, GKeys/s by default)
+    of each family up to MAX_LINES."""
     others = [v for v in by_variant if v != THRUST and v not in skip]
     if len(others) <= MAX_LINES:
         return sorted(others), 0
     best = {}
     for v in others:
         family = v.split(".")[0]
-        score = geomean([r["gkeys_per_s"] for r in by_variant[v]])
+        score = geomean([y(r) for r in by_variant[v]])
         if family not in best or score > best[family][0]:
             best[family] = (score, v)
     chosen = sorted(best.values(), reverse=True)[:MAX_LINES]
     return sorted(v for _, v in chosen), len(others) - len(chosen)
 
 
-def throughput_figures(report):
-    """[(slug, title, png bytes, caption)], one per workload group."""
+def per_n_figures(report, y, ylabel, slug, what, worse="slower", title_head="", unmeasured_text=""):
+    """[(slug-group, title, png bytes, caption)], one per workload group with
+    a point where y(r) is not None; y(r) of each ok result against n."""
     groups = OrderedDict()
     for r in ok_results(report):
         groups.setdefault(group_key(r), defaultdict(list))[r["variant"]].append(r)
@@ -140,9 +144,9 @@ def throughput_figures(report):
     device = report.get("context", {}).get("device", {}).get("name", "")
     globs = rc.baseline_globs(report)
     for g, by_variant in groups.items():
-        fig, ax = plt.subplots(figsize=(11, 4.8))
         # The fastest CUB call at each n: one dashed line. A CUB label that is
         # that call at every n of the group is drawn only as the dashed line.
+        # Fastest by time over every ok point, as the throughput figure.
         by_n = defaultdict(list)
         for rs in by_variant.values():
             for r in rs:
@@ -152,33 +156,57 @@ def throughput_figures(report):
         cub_names = sorted({r["variant"] for r in cub_best})
         best_at = {b["n"]: b["variant"] for b in cub_best}
         always_fastest = {v for v in cub_names if all(best_at.get(r["n"]) == v for r in by_variant[v])}
-        lines, omitted = pick_lines(by_variant, skip=always_fastest)
+        shown = {v: [r for r in rs if y(r) is not None] for v, rs in by_variant.items()}
+        shown = {v: rs for v, rs in shown.items() if rs}
+        cub_best = [r for r in cub_best if y(r) is not None]
+        cub_names = sorted({r["variant"] for r in cub_best})  # those drawn
+        if not shown:
+            continue
+        fig, ax = plt.subplots(figsize=(11, 4.8))
+        lines, omitted = pick_lines(shown, skip=always_fastest, y=y)
         cmap = plt.get_cmap("tab10" if len(lines) <= 10 else "tab20")
         for i, v in enumerate(lines):
-            pts = sorted(by_variant[v], key=lambda r: r["n"])
-            ax.plot([r["n"] for r in pts], [r["gkeys_per_s"] for r in pts], marker="o", ms=4, lw=1.6,
+            pts = sorted(shown[v], key=lambda r: r["n"])
+            ax.plot([r["n"] for r in pts], [y(r) for r in pts], marker="o", ms=4, lw=1.6,
                     color=cmap(i % cmap.N), label=v)
         refs = []
         if cub_best:
             refs.append((cub_best, CUB_STYLE, ", ".join(cub_names)))
-        if THRUST in by_variant:
-            refs.append((sorted(by_variant[THRUST], key=lambda r: r["n"]), THRUST_STYLE, THRUST))
+        if THRUST in shown:
+            refs.append((sorted(shown[THRUST], key=lambda r: r["n"]), THRUST_STYLE, THRUST))
         for z, (pts, (label, color, style, width, marker), names) in enumerate(refs):
-            ax.plot([r["n"] for r in pts], [r["gkeys_per_s"] for r in pts], ls=style, lw=width, color=color,
+            ax.plot([r["n"] for r in pts], [y(r) for r in pts], ls=style, lw=width, color=color,
                     marker=marker, ms=5, label=f"{label} ({names})", zorder=5 + z)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("n (keys)")
-        ax.set_ylabel("GKeys/s (higher is better)")
-        ax.set_title(f"{group_title(g)}" + (f" on {device}" if device else ""))
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{title_head}{group_title(g)}" + (f" on {device}" if device else ""))
         ax.grid(True, which="major", alpha=0.3)
         ax.set_ylim(bottom=0)
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the axes: never over the lines
-        caption = (f"Throughput against n, {group_title(g)}: {len(lines)} variant(s); dashed: the fastest CUB call "
+        caption = (f"{what} against n, {group_title(g)}: {len(lines)} variant(s); dashed: the fastest CUB call "
                    f"at each n ({', '.join(cub_names) or 'none measured'}) and Thrust ({THRUST})")
         if omitted:
-            caption += f"; {omitted} slower variant(s) of the same families not drawn"
-        out.append((f"throughput-{group_slug(g)}", group_title(g), figure_png(fig), caption))
+            caption += f"; {omitted} {worse} variant(s) of the same families not drawn"
+        unmeasured = sum(len(rs) for rs in by_variant.values()) - sum(len(rs) for rs in shown.values())
+        if unmeasured:
+            caption += f"; {unmeasured} {unmeasured_text}"
+        out.append((f"{slug}-{group_slug(g)}", title_head + group_title(g), figure_png(fig), caption))
     return out
+
+
+def throughput_figures(report):
+    """[(slug, title, png bytes, caption)], one per workload group."""
+    return per_n_figures(report, lambda r: r["gkeys_per_s"], "GKeys/s (higher is better)", "throughput",
+                         "Throughput")
+
+
+def energy_figures(report):
+    """As throughput_figures, GKeys/J from each result's energy (schema
+    version 3); none where no point's energy was measured."""
+    return per_n_figures(report, lambda r: rc.gkeys_per_joule(r)[0], "GKeys/J (higher is better)", "energy",
+                         "Keys sorted per joule of one sort (NVML's energy counter)", "less efficient",
+                         "Energy: ", "point(s) whose energy was not measured not drawn")
 
 
 def parse_int(v):
@@ -292,7 +320,7 @@ def speedup_figure(report, n=None):
 
 def all_figures(report, n=None, heatmap_glob=None, heatmap_workload="u32/none/uniform"):
     """[(slug, title, png, caption)] in the order a page shows them."""
-    figs = throughput_figures(report)
+    figs = throughput_figures(report) + energy_figures(report)
     title, png, caption = speedup_figure(report, n)
     figs.append(("speedup", title, png, caption))
     title, png, caption = heatmap_figure(report, n, heatmap_glob, heatmap_workload)

@@ -29,6 +29,8 @@ smallest ratio over, so `vs_group` takes the minimum over the group's labels.
                                          {workload_key: that result} over a whole report
     compute_speedups(results, globs, with_vs=True)
                                          speedup and vs recomputed as the harness does
+    gkeys_per_joule(r)                   (GKeys/J of one sort, None) or (None, why not measured)
+    has_energy(report)                   whether any result carries `energy` (measured or missing)
     size_text(n)                         1048576 -> "2^20"; other sizes as digits
     write_text(text, path)               to path, or to standard output where path is None
 """
@@ -167,6 +169,24 @@ def compute_speedups(results, globs, with_vs=True):
             r["vs"] = {g: vs[g] for g in sorted(vs)}
         else:
             r.pop("vs", None)
+
+
+def gkeys_per_joule(r):
+    """Schema version 3's energy: (1 / joules_per_gkey, None) where r's energy
+    was measured, else (None, why): its `missing`, or why it has none."""
+    e = r.get("energy")
+    if not isinstance(e, dict):
+        return None, "no energy recorded for this point"
+    if "missing" in e:
+        return None, str(e["missing"]) or "not measured"
+    jpg = e.get("joules_per_gkey") or 0
+    if jpg > 0:
+        return 1 / jpg, None
+    return None, "0 J recorded: below the counter's resolution"  # a zero would read as infinitely efficient
+
+
+def has_energy(report):
+    return any("energy" in r for r in report.get("results", []))
 
 
 def size_text(n):

@@ -5,7 +5,9 @@ fastest library call, who won by how much, and ours against the fastest CUB
 call), the plots of tools/plot_report.py embedded as base64 PNG, and every
 result with its ratio to the fastest CUB call on its workload (named).
 "Ours" are the results whose label matches none of the report's baseline
-globs (context.config.baselines). Reads report schema versions 1 and 2.
+globs (context.config.baselines). Reads report schema versions 1 to 3;
+where results carry `energy` (version 3), GKeys/J stands beside GKeys/s and
+the run's section gives each GPU's idle draw and power limit.
 
     python3 tools/report_html.py results/h200/quick.json --out results/h200/quick.html
         [--n N] [--heatmap VARIANT_GLOB] [--heatmap-workload KEY/VALUE/DIST] [--png-dir DIR]
@@ -60,6 +62,20 @@ def table(headers, rows, numeric=(), row_classes=None):
     return "\n".join(out)
 
 
+def energy_cell(r):
+    """GKeys/J of r, or an em dash whose tooltip says why it was not measured."""
+    v, why = rc.gkeys_per_joule(r)
+    return fmt(v, 4) if v is not None else f'<span title="{esc(why)}">&mdash;</span>'
+
+
+def counter_text(e):
+    if not isinstance(e, dict):
+        return "not recorded"
+    if not e.get("counter"):
+        return f"not readable: {e.get('missing', '?')}"
+    return f"readable; idle {e.get('idle_w', 0):.1f} W, power limit {e.get('power_limit_w', 0):.0f} W"
+
+
 def workload_text(r):
     return f"{pr.group_title(pr.group_key(r))}, n={pr.size_text(r['n'])}"
 
@@ -83,6 +99,13 @@ def context_section(report, path):
         ("config", esc(f"{cfg.get('name', '?')} ({cfg.get('source', '')}); measure "
                        f"{json.dumps(cfg.get('measure', {}), sort_keys=True)}")),
     ]
+    # Version 3: NVML's energy counter, per GPU where the run spanned several.
+    devices = ctx.get("devices") if isinstance(ctx.get("devices"), list) else []
+    if len(devices) > 1 and any("energy" in d for d in devices):
+        rows.append(("energy counter (NVML)", "<br>".join(
+            esc(f"GPU {d.get('ordinal', i)}: {counter_text(d.get('energy'))}") for i, d in enumerate(devices))))
+    elif "energy" in dev:
+        rows.append(("energy counter (NVML)", esc(counter_text(dev["energy"]))))
     if "planted" in ctx:
         rows.append(("planted", f'<span class="bad">{esc(ctx["planted"])}</span>'))
     return "<h2>Run</h2>\n" + table(["", ""], rows)
@@ -111,6 +134,7 @@ def summary_section(report):
     ours, the fastest library call (baseline), who won by how much; then ours
     against the fastest CUB call, and the failed/skipped counts."""
     globs = rc.baseline_globs(report)
+    energy = rc.has_energy(report)
     rows, classes = [], []
     by_workload = OrderedDict()
     for r in report.get("results", []):
@@ -130,21 +154,32 @@ def summary_section(report):
         verdict = "-"
         if ours and library:
             verdict = esc(won_by(ours, library))
-        rows.append([esc(workload_text(rs[0])),
-                     f"<code>{esc(ours['variant'])}</code>" if ours else "-",
-                     fmt(ours["gkeys_per_s"], 2) if ours else "-",
-                     f"<code>{esc(library['variant'])}</code>" if library else "-",
-                     fmt(library["gkeys_per_s"], 2) if library else "-",
-                     verdict, vs_text(ours) if ours else "-", f"{failed}/{skipped}"])
+        row = [esc(workload_text(rs[0])),
+               f"<code>{esc(ours['variant'])}</code>" if ours else "-",
+               fmt(ours["gkeys_per_s"], 2) if ours else "-",
+               f"<code>{esc(library['variant'])}</code>" if library else "-",
+               fmt(library["gkeys_per_s"], 2) if library else "-",
+               verdict, vs_text(ours) if ours else "-", f"{failed}/{skipped}"]
+        if energy:
+            row.insert(5, energy_cell(library) if library else "-")
+            row.insert(3, energy_cell(ours) if ours else "-")
+        rows.append(row)
         classes.append("failed" if failed else "")
+    headers = ["workload", "fastest of ours", "GKeys/s", "fastest library call", "GKeys/s", "won by",
+               "ours vs the fastest CUB call", "failed/skipped"]
+    numeric = (2, 4, 7)
+    note = ""
+    if energy:
+        headers = headers[:3] + ["GKeys/J"] + headers[3:5] + ["GKeys/J"] + headers[5:]
+        numeric = (2, 3, 5, 6, 9)
+        note = (" GKeys/J: keys sorted per joule of one sort, from NVML's energy counter; "
+                "&mdash; where the point's energy was not measured (its tooltip says why).")
     return ("<h2>Fastest of ours and fastest library call per workload</h2>\n"
             "<p>Ours: the variants whose label matches none of the baseline globs " +
             ", ".join(f"<code>{esc(g)}</code>" for g in globs) + ". Won by: the slower median over the faster; "
             "a tie when the medians differ by at most twice their combined relative standard error. "
-            "Ours vs the fastest CUB call: CUB's fastest call on that workload (named) over ours.</p>\n" +
-            table(["workload", "fastest of ours", "GKeys/s", "fastest library call", "GKeys/s", "won by",
-                   "ours vs the fastest CUB call", "failed/skipped"], rows,
-                  numeric=(2, 4, 7), row_classes=classes))
+            "Ours vs the fastest CUB call: CUB's fastest call on that workload (named) over ours." + note + "</p>\n" +
+            table(headers, rows, numeric=numeric, row_classes=classes))
 
 
 def problems_section(report):
@@ -161,6 +196,7 @@ def problems_section(report):
 
 
 def results_section(report):
+    energy = rc.has_energy(report)
     rows, classes = [], []
     for r in report.get("results", []):
         params = " ".join(f"{k}={v}" for k, v in sorted(r.get("params", {}).items()))
@@ -168,18 +204,21 @@ def results_section(report):
             t = r["time_ms"]
             rows.append([f"<code>{esc(r['variant'])}</code>", esc(params), esc(workload_text(r)), "ok",
                          fmt(t["median"], 4), fmt(100 * t["stdev"] / t["mean"] if t["mean"] else 0, 2),
-                         str(t["samples"]), fmt(r["gkeys_per_s"], 2), fmt(r["gb_per_s"], 1),
-                         vs_text(r), fmt(r.get("sm_clock_mhz", 0), 0)])
+                         str(t["samples"]), fmt(r["gkeys_per_s"], 2)] + ([energy_cell(r)] if energy else []) +
+                        [fmt(r["gb_per_s"], 1), vs_text(r), fmt(r.get("sm_clock_mhz", 0), 0)])
             classes.append("")
         else:
             rows.append([f"<code>{esc(r['variant'])}</code>", esc(params), esc(workload_text(r)), esc(r["status"]),
-                         "-", "-", "-", "-", "-", "-", "-"])
+                         "-", "-", "-", "-", "-", "-", "-"] + (["-"] if energy else []))
             classes.append(r["status"])
     n = len(rows)
+    headers = ["variant", "params", "workload", "status", "median ms", "stdev %", "samples", "GKeys/s", "GB/s",
+               "vs the fastest CUB call", "SM MHz"]
+    if energy:
+        headers.insert(8, "GKeys/J")
     return (f"<h2>All results</h2>\n<details><summary>{n} points (median of the raw samples; "
             f"cold L2 unless the config says hot)</summary>\n" +
-            table(["variant", "params", "workload", "status", "median ms", "stdev %", "samples", "GKeys/s", "GB/s",
-                   "vs the fastest CUB call", "SM MHz"], rows, numeric=tuple(range(4, 11)), row_classes=classes) +
+            table(headers, rows, numeric=tuple(range(4, len(headers))), row_classes=classes) +
             "\n</details>")
 
 

@@ -149,6 +149,7 @@ void judge_timed(PointComparison& pc, const PointResult& b, const PointResult& n
     pc.note = "no raw samples in " + std::string(pc.base_samples == 0 ? "BASE" : "NEW");
     return;
   }
+  pc.judged = true;
   const TimingVerdict measured = judge_samples(b.time_ms.raw, n.time_ms.raw, o);
   pc.verdict = measured.verdict;
   pc.change = measured.change;
@@ -188,10 +189,65 @@ void judge_timed(PointComparison& pc, const PointResult& b, const PointResult& n
   for (const auto& s : notes) pc.note += (pc.note.empty() ? "" : "; ") + s;
 }
 
+// Energy: one value a side with its error, so no rank test; clocks and L2
+// are noted, not scaled (energy does not follow the clock as time does).
+void judge_energy_point(PointComparison& pc, const PointResult& b, const PointResult& n, const CompareOptions& o,
+                        const json& base_ctx, const json& new_ctx) {
+  pc.base_median_ms = b.time_ms.median;
+  pc.new_median_ms = n.time_ms.median;
+  pc.base_clock_mhz = clock_of(b, base_ctx);
+  pc.new_clock_mhz = clock_of(n, new_ctx);
+  if (!b.energy.measured || !n.energy.measured) {
+    pc.verdict = Verdict::unsure;
+    const PointResult& without = b.energy.measured ? n : b;
+    pc.note = std::string("no energy in ") + (b.energy.measured ? "NEW" : "BASE") +
+              (without.energy.missing.empty() ? std::string() : ": " + without.energy.missing);
+    return;
+  }
+  pc.base_joules = b.energy.joules;
+  pc.new_joules = n.energy.joules;
+  pc.judged = true;
+  const TimingVerdict v = judge_energy(b.energy.joules, b.energy.rel_error, n.energy.joules, n.energy.rel_error, o);
+  pc.verdict = v.verdict;
+  pc.change = v.change;
+  pc.p = v.p;
+  std::vector<std::string> notes;
+  if (pc.verdict == Verdict::unsure)
+    notes.push_back("change of " + percent(pc.change) + " not significant at alpha " + number(o.alpha) + " (p " +
+                    p_text(pc.p) + ")");
+  const double ratio = (pc.base_clock_mhz > 0 && pc.new_clock_mhz > 0) ? pc.new_clock_mhz / pc.base_clock_mhz : 1.0;
+  if (std::fabs(ratio - 1.0) > o.clock_tolerance) {
+    pc.clocks_differ = true;
+    notes.push_back("SM clock " + number(pc.base_clock_mhz, 4) + " -> " + number(pc.new_clock_mhz, 4) + " MHz (" +
+                    percent(ratio - 1.0) + ")");
+  }
+  if (b.cold_l2 != n.cold_l2) {
+    pc.verdict = Verdict::unsure;
+    notes.push_back(std::string("L2 ") + (b.cold_l2 ? "cold" : "hot") + " in BASE, " + (n.cold_l2 ? "cold" : "hot") +
+                    " in NEW: not comparable");
+  }
+  for (const auto& s : notes) pc.note += (pc.note.empty() ? "" : "; ") + s;
+}
+
+// FAST and SLOW read as LESS-J and MORE-J when energy is compared.
+std::string verdict_text(Verdict v, CompareMetric m) {
+  if (m == CompareMetric::energy && v == Verdict::fast) return "LESS-J";
+  if (m == CompareMetric::energy && v == Verdict::slow) return "MORE-J";
+  return to_string(v);
+}
+
+// The compared value of one side: the median in ms, or one sort's joules.
+std::string value_text(const PointComparison& p, CompareMetric m, bool base) {
+  const double v = m == CompareMetric::energy ? (base ? p.base_joules : p.new_joules)
+                                              : (base ? p.base_median_ms : p.new_median_ms);
+  return v > 0 ? number(v) : "-";
+}
+
 std::string outcome_text(const Comparison& c) {
   if (!c.regression()) return "no regression";
   std::vector<std::string> why;
-  if (c.count(Verdict::slow)) why.push_back(std::to_string(c.count(Verdict::slow)) + " SLOW");
+  if (c.count(Verdict::slow))
+    why.push_back(std::to_string(c.count(Verdict::slow)) + " " + verdict_text(Verdict::slow, c.options.metric));
   if (c.count(Verdict::failed)) why.push_back(std::to_string(c.count(Verdict::failed)) + " failed validation in NEW");
   if (c.count(Verdict::missing) && !c.options.allow_missing)
     why.push_back(std::to_string(c.count(Verdict::missing)) + " missing");
@@ -208,7 +264,7 @@ std::string counts_text(const Comparison& c) {
                     Verdict::fixed, Verdict::skipped}) {
     const std::size_t k = c.count(v);
     if (!k && v != Verdict::slow && v != Verdict::fast && v != Verdict::same && v != Verdict::unsure) continue;
-    os << (first ? "" : ", ") << k << " " << to_string(v);
+    os << (first ? "" : ", ") << k << " " << verdict_text(v, c.options.metric);
     first = false;
   }
   return os.str();
@@ -216,6 +272,13 @@ std::string counts_text(const Comparison& c) {
 
 std::string rule_text(const CompareOptions& o) {
   std::ostringstream os;
+  if (o.metric == CompareMetric::energy) {
+    os << "energy: two-sided normal test of ln(NEW J / BASE J), each side's error its window's own and "
+       << percent(o.energy_drift, 1, false) << " between runs in quadrature, alpha " << number(o.alpha)
+       << "; minimum change " << percent(o.min_change, 1, false) << " of one sort's joules"
+       << (o.allow_missing ? "; missing points allowed" : "");
+    return os.str();
+  }
   os << "two-sided Mann-Whitney U on the raw samples (normal approximation, tie-corrected), alpha " << number(o.alpha)
      << "; minimum change " << percent(o.min_change, 1, false) << " of the median; SM clocks differing by more than "
      << percent(o.clock_tolerance, 1, false) << " must not explain the verdict"
@@ -224,6 +287,7 @@ std::string rule_text(const CompareOptions& o) {
 }
 
 bool needs_attention(Verdict v) { return v != Verdict::same && v != Verdict::skipped; }
+
 
 }  // namespace
 
@@ -240,6 +304,25 @@ TimingVerdict judge_samples(const std::vector<double>& base_ms, const std::vecto
   const bool large = std::fabs(t.change) >= o.min_change * (1 - 1e-9);
   if (!large) t.verdict = Verdict::same;
   else if (!significant) t.verdict = Verdict::unsure;
+  else t.verdict = t.change > 0 ? Verdict::slow : Verdict::fast;
+  return t;
+}
+
+TimingVerdict judge_energy(double base_joules, double base_rel_error, double new_joules, double new_rel_error,
+                           const CompareOptions& o) {
+  TimingVerdict t;
+  if (base_joules <= 0 || new_joules <= 0) {
+    t.verdict = Verdict::unsure;
+    return t;
+  }
+  t.change = new_joules / base_joules - 1.0;
+  const double drift2 = o.energy_drift * o.energy_drift;
+  const double sigma = std::sqrt(base_rel_error * base_rel_error + new_rel_error * new_rel_error + 2 * drift2);
+  const double z = sigma > 0 ? std::fabs(std::log(new_joules / base_joules)) / sigma : HUGE_VAL;
+  t.p = std::erfc(z / std::sqrt(2.0));
+  const bool large = std::fabs(t.change) >= o.min_change * (1 - 1e-9);
+  if (!large) t.verdict = Verdict::same;
+  else if (t.p >= o.alpha) t.verdict = Verdict::unsure;
   else t.verdict = t.change > 0 ? Verdict::slow : Verdict::fast;
   return t;
 }
@@ -312,7 +395,8 @@ Comparison compare_reports(const Report& base, const Report& next, const Compare
       pc.note = "NEW failed validation: " + (n.reason.empty() ? n.validation.message : n.reason) +
                 (b.status == Status::failed ? " (BASE failed too)" : "");
     } else if (b.status == Status::ok && n.status == Status::ok) {
-      judge_timed(pc, b, n, o, base.context, next.context);
+      if (o.metric == CompareMetric::energy) judge_energy_point(pc, b, n, o, base.context, next.context);
+      else judge_timed(pc, b, n, o, base.context, next.context);
     } else if (b.status == Status::ok && n.status == Status::skipped) {
       pc.verdict = Verdict::missing;
       pc.base_median_ms = b.time_ms.median;
@@ -364,19 +448,19 @@ std::string comparison_text(const Comparison& c, bool changes_only) {
     variant_width = std::max(variant_width, p.variant.size());
     workload_width = std::max(workload_width, p.workload.size());
   }
+  const CompareMetric m = c.options.metric;
+  const std::string unit = m == CompareMetric::energy ? " J" : " ms";
   os << std::left << std::setw(8) << "verdict" << std::setw(int(variant_width) + 2) << "variant"
-     << std::setw(int(workload_width) + 2) << "workload" << std::right << std::setw(11) << "BASE ms" << std::setw(11)
-     << "NEW ms" << std::setw(9) << "change" << std::setw(9) << "p" << "  note\n";
+     << std::setw(int(workload_width) + 2) << "workload" << std::right << std::setw(11) << "BASE" + unit << std::setw(11)
+     << "NEW" + unit << std::setw(9) << "change" << std::setw(9) << "p" << "  note\n";
   std::size_t shown = 0;
   for (const auto& p : c.points) {
     if (changes_only && !needs_attention(p.verdict)) continue;
     ++shown;
-    const bool timed = p.base_samples && p.new_samples;
-    os << std::left << std::setw(8) << to_string(p.verdict) << std::setw(int(variant_width) + 2) << p.variant
-       << std::setw(int(workload_width) + 2) << p.workload << std::right << std::setw(11)
-       << (p.base_median_ms > 0 ? number(p.base_median_ms) : "-") << std::setw(11)
-       << (p.new_median_ms > 0 ? number(p.new_median_ms) : "-") << std::setw(9) << (timed ? percent(p.change) : "-")
-       << std::setw(9) << (timed ? p_text(p.p) : "-") << "  " << p.note << "\n";
+    os << std::left << std::setw(8) << verdict_text(p.verdict, m) << std::setw(int(variant_width) + 2) << p.variant
+       << std::setw(int(workload_width) + 2) << p.workload << std::right << std::setw(11) << value_text(p, m, true)
+       << std::setw(11) << value_text(p, m, false) << std::setw(9) << (p.judged ? percent(p.change) : "-")
+       << std::setw(9) << (p.judged ? p_text(p.p) : "-") << "  " << p.note << "\n";
   }
   if (changes_only && shown == 0) os << "(every point SAME or skipped)\n";
   os << counts_text(c) << " -> " << outcome_text(c) << " (exit " << c.exit_code() << ")\n";
@@ -391,20 +475,20 @@ std::string comparison_markdown(const Comparison& c) {
     for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
     return out;
   };
+  const CompareMetric m = c.options.metric;
   auto row = [&](const PointComparison& p) {
-    const bool timed = p.base_samples && p.new_samples;
     std::string variant = "`" + p.variant + "`";
-    std::string verdict = to_string(p.verdict);
+    std::string verdict = verdict_text(p.verdict, m);
     if (p.verdict == Verdict::slow || p.verdict == Verdict::failed ||
         (p.verdict == Verdict::missing && !c.options.allow_missing))
       verdict = "**" + verdict + "**";
     return "| " + verdict + " | " + variant + " | " + cell(p.workload) + " | " +
-           (p.base_median_ms > 0 ? number(p.base_median_ms) : "-") + " | " +
-           (p.new_median_ms > 0 ? number(p.new_median_ms) : "-") + " | " + (timed ? percent(p.change) : "-") + " | " +
-           (timed ? p_text(p.p) : "-") + " | " + cell(p.note) + " |\n";
+           value_text(p, m, true) + " | " + value_text(p, m, false) + " | " + (p.judged ? percent(p.change) : "-") +
+           " | " + (p.judged ? p_text(p.p) : "-") + " | " + cell(p.note) + " |\n";
   };
+  const std::string what = m == CompareMetric::energy ? "J a sort" : "median ms";
   const std::string header =
-      "| verdict | variant | workload | BASE median ms | NEW median ms | change | p | note |\n"
+      "| verdict | variant | workload | BASE " + what + " | NEW " + what + " | change | p | note |\n"
       "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n";
   std::ostringstream os;
   os << "## sortbench compare: " << (c.regression() ? "❌ " : "✅ ") << outcome_text(c) << "\n\n";

@@ -120,6 +120,8 @@ void Tally::add(const Point& p) {
 
 double measure_bound_s(std::size_t points, double budget_s) { return double(points) * budget_s; }
 
+double energy_window_bound_s(double window_s) { return window_s > 0 ? window_s + 0.2 : 0; }
+
 CompileEstimate estimate_compile(std::size_t points, const std::vector<double>& recorded_s, unsigned jobs) {
   CompileEstimate c;
   c.points = points;
@@ -174,6 +176,26 @@ std::string summary_line(const Tally& t, double budget_s, const CompileEstimate&
     os << "; " << t.unchecked << " point" << (t.unchecked == 1 ? "" : "s")
        << " whose own check needs the GPU may still be skipped";
   return os.str();
+}
+
+std::vector<Workload> shard_of(const std::vector<Workload>& workloads, std::size_t shard, std::size_t shards) {
+  if (shards <= 1) return workloads;
+  std::vector<std::size_t> order(workloads.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  auto bytes = [&](std::size_t i) {
+    const Workload& w = workloads[i];
+    return double(w.n) * double(key_bytes(w.key) + value_bytes(w.value));
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bytes(a) > bytes(b); });
+  std::vector<bool> mine(workloads.size(), false);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t round = k / shards, pos = k % shards;
+    if ((round % 2 == 0 ? pos : shards - 1 - pos) == shard) mine[order[k]] = true;
+  }
+  std::vector<Workload> out;
+  for (std::size_t i = 0; i < workloads.size(); ++i)
+    if (mine[i]) out.push_back(workloads[i]);
+  return out;
 }
 
 }  // namespace plan

@@ -126,7 +126,7 @@ json result_to_json(const PointResult& r) {
       j["energy"] = {{"joules", e.joules},         {"joules_per_gkey", e.joules_per_gkey},
                      {"watts_mean", e.watts_mean}, {"window_s", e.window_s},
                      {"sorts", e.sorts},           {"restore_joules", e.restore_joules},
-                     {"method", e.method}};
+                     {"rel_error", e.rel_error}, {"method", e.method}};
     else if (!e.missing.empty())
       j["energy"] = {{"missing", e.missing}};
   }
@@ -239,6 +239,7 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
       x.sorts = e["sorts"].unsigned_integer();
       x.restore_joules = e["restore_joules"].non_negative();
       x.method = e["method"].string();
+      if (e.has("rel_error")) x.rel_error = e["rel_error"].non_negative();
     }
   }
   if (j.has("phases_ms")) {

@@ -49,6 +49,45 @@ CUDA_VISIBLE_DEVICES= "$bin" run --config ../iso.json --variants fake.radix.rb8.
 [ -s results/fake-gpu/iso.json ] || fail "--out results/fake-gpu/iso.json: no report"
 cd ..
 
+# --shard: three shards of one sweep, each workload in exactly one, joined by
+# merge into the points of the whole sweep; a missing shard is refused.
+cat > sh.json <<'JSON'
+{"name": "sh", "variants": ["fake.radix.rb8.ipt8.*"], "sizes": ["2^16", "2^18", "2^20", "2^22"],
+ "distributions": ["uniform", "sorted"], "sweeps": [{"keys": ["u32", "u64"], "values": ["none"]}]}
+JSON
+for i in 0 1 2; do
+  CUDA_VISIBLE_DEVICES= "$bin" run --config sh.json --isolate --fake-evaluator --shard $i/3 --out sh$i.json     > /dev/null 2> sh-err$i.txt || fail "run --shard $i/3 exited $?: $(tail -2 sh-err$i.txt)"
+done
+CUDA_VISIBLE_DEVICES= "$bin" run --config sh.json --isolate --fake-evaluator --out whole.json > /dev/null 2>&1   || fail "the unsharded run exited $?"
+"$bin" merge --out merged.json sh0.json sh1.json sh2.json > /dev/null 2> merge-err.txt   || fail "merge of the shards exited $?: $(cat merge-err.txt)"
+python3 - sh0.json sh1.json sh2.json merged.json whole.json <<'PY' || fail "shard check failed"
+import json, sys
+shards = [json.load(open(p)) for p in sys.argv[1:4]]
+merged, whole = json.load(open(sys.argv[4])), json.load(open(sys.argv[5]))
+key = lambda x: (x["variant"], x["key"], x["value"], x["n"], x["distribution"])
+seen = [key(x) for s in shards for x in s["results"]]
+assert len(seen) == len(set(seen)), "a point in two shards"
+assert sorted(seen) == sorted(key(x) for x in whole["results"]), "the shards are not the whole sweep"
+assert sorted(key(x) for x in merged["results"]) == sorted(seen)
+# 16 workloads over 3 shards, dealt by size: 5 or 6 each, every shard with a 2^22 one.
+for i, s in enumerate(shards):
+    assert s["context"]["shard"] == f"{i}/3", s["context"].get("shard")
+    ws = {(x["key"], x["n"], x["distribution"]) for x in s["results"]}
+    assert len(ws) in (5, 6), (i, len(ws))
+    assert any(n == 1 << 22 for _, n, _ in ws), (i, sorted(ws))
+assert merged["context"]["shard"] == "merged"
+assert [m["shard"] for m in merged["context"]["merged_from"]] == ["0/3", "1/3", "2/3"]
+PY
+rc=0
+"$bin" merge --out part.json sh0.json sh2.json > /dev/null 2> part-err.txt || rc=$?
+[ "$rc" -eq 2 ] || fail "merge without shard 1/3 exited $rc"
+grep -q "merge: shard 1/3 is missing; the merged run would miss its workloads" part-err.txt || fail "$(cat part-err.txt)"
+[ ! -e part.json ] || fail "a refused merge wrote part.json"
+rc=0
+"$bin" merge --out mixed.json sh0.json whole.json > /dev/null 2> mixed-err.txt || rc=$?
+[ "$rc" -eq 2 ] && grep -q "whole.json: \$.context.shard: not a shard among shards of a run" mixed-err.txt \
+  || fail "merge of a shard and a whole run: rc $rc, $(cat mixed-err.txt)"
+
 # Bad input: one line, exit 2, nothing written.
 expect_bad() {
   local pattern=$1 rc=0 err
@@ -62,5 +101,7 @@ mkdir bad && cd bad
 expect_bad "--point-timeout: only with --isolate" run --point-timeout 5 --variants 'fake.*'
 expect_bad "--point-timeout: 0 is out of range; expected a number from 0.001 to 86400" run --isolate --fake-evaluator --point-timeout 0
 expect_bad "--fake-evaluator: only with --isolate" run --fake-evaluator --variants 'fake.*'
+expect_bad "--shard: '3/3' is not I/N with 0 <= I < N" run --isolate --fake-evaluator --config ../sh.json --shard 3/3
+expect_bad "--shard: shard 17/20 has no workload (the sweep has 16); expected at most that many shards" run --isolate --fake-evaluator --config ../sh.json --shard 17/20
 [ -z "$(ls -A)" ] || fail "bad input wrote files: $(ls -A)"
 echo "run --isolate CLI: ok"

@@ -296,3 +296,61 @@ TEST(CompareOutput, MarkdownAndText) {
   EXPECT_NE(clean.find("## sortbench compare: ✅ no regression"), std::string::npos);
   EXPECT_EQ(clean.find("### Points to look at"), std::string::npos);
 }
+
+namespace {
+PointResult with_energy(PointResult r, double joules, double rel_error = 0.001) {
+  r.energy.measured = true;
+  r.energy.joules = joules;
+  r.energy.rel_error = rel_error;
+  return r;
+}
+}  // namespace
+
+// --metric energy: the same rule (minimum change and significance at alpha),
+// with a normal test of ln(NEW J / BASE J) whose error holds each window's own
+// and the drift between runs.
+TEST(CompareEnergy, MinimumChangeAndSignificance) {
+  CompareOptions o;
+  o.metric = CompareMetric::energy;
+  o.energy_drift = 0.02;
+  // sigma = sqrt(2) x 2 % = 2.83 %: +10 % is z = 3.37, p = 0.00075 < 0.01.
+  TimingVerdict more = judge_energy(1.0, 0, 1.10, 0, o);
+  EXPECT_EQ(more.verdict, Verdict::slow);
+  EXPECT_NEAR(more.change, 0.10, 1e-12);
+  EXPECT_NEAR(more.p, std::erfc(std::log(1.1) / (std::sqrt(2.0) * 0.02) / std::sqrt(2.0)), 1e-12);
+  EXPECT_EQ(judge_energy(1.0, 0, 0.90, 0, o).verdict, Verdict::fast);
+  // +5 %: above the minimum change, but within the runs' drift.
+  EXPECT_EQ(judge_energy(1.0, 0, 1.05, 0, o).verdict, Verdict::unsure);
+  // +1.5 %: under the minimum change, whatever the errors.
+  o.energy_drift = 0;
+  EXPECT_EQ(judge_energy(1.0, 0.0001, 1.015, 0.0001, o).verdict, Verdict::same);
+  // A noisy window alone makes +10 % unsure.
+  EXPECT_EQ(judge_energy(1.0, 0.05, 1.10, 0.05, o).verdict, Verdict::unsure);
+}
+
+TEST(CompareEnergy, ReportsAreJudgedByJoulesAndMissingEnergyIsUnsure) {
+  CompareOptions o;
+  o.metric = CompareMetric::energy;
+  const auto samples = noisy(1.0, 0.005, 50, 3);
+  // The same time, 20 % more energy: MORE-J fails the comparison; time alone would pass it.
+  const Report base = report_of({with_energy(timed_point("radix.a", samples), 0.010),
+                                 with_energy(timed_point("radix.b", samples), 0.010)});
+  PointResult b_new = timed_point("radix.b", samples);
+  b_new.energy.missing = "no NVML";
+  const Report next = report_of({with_energy(timed_point("radix.a", samples), 0.012), b_new});
+  const Comparison c = compare_reports(base, next, o);
+  ASSERT_EQ(c.points.size(), 2u);
+  EXPECT_EQ(c.points[0].verdict, Verdict::slow);
+  EXPECT_DOUBLE_EQ(c.points[0].base_joules, 0.010);
+  EXPECT_DOUBLE_EQ(c.points[0].new_joules, 0.012);
+  EXPECT_EQ(c.points[1].verdict, Verdict::unsure);
+  EXPECT_EQ(c.points[1].note, "no energy in NEW: no NVML");
+  EXPECT_EQ(c.exit_code(), 1);
+  const std::string text = comparison_text(c, false);
+  EXPECT_NE(text.find("MORE-J"), std::string::npos) << text;
+  EXPECT_NE(text.find("BASE J"), std::string::npos) << text;
+  EXPECT_NE(text.find("+20.0%"), std::string::npos) << text;
+  EXPECT_NE(comparison_markdown(c).find("| **MORE-J** | `radix.a`"), std::string::npos);
+  o.metric = CompareMetric::time;
+  EXPECT_EQ(compare_reports(base, next, o).exit_code(), 0);
+}

@@ -794,3 +794,72 @@ TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
   EXPECT_EQ(sortbench::detail::tuned_label(path, "fake-gpu", KeyType::u64, ValueType::u32, 1 << 20),
             "cub.radix_sort.off32");
 }
+
+// --objective energy: the fake model's power makes the 128-thread point the
+// most frugal at every size while 256 threads are the fastest from 2^22 keys,
+// so the energy picks name the time pick where they differ; a point without
+// energy cannot be scored by it.
+TEST(TuneObjective, EnergyPicksByJoulesAndNamesTheTimePick) {
+  Space s = fake_space(StrategyKind::exhaustive);
+  s.score.objective = Objective::energy;
+  FakeEvaluator eval;
+  Session session(s, eval, nullptr, test_identity());
+  const TuneRun run = run_tune(s, fake_groups(s), session);
+  const json best = best_json(run.results, s, {{"model", "fake-gpu"}}, {});
+  EXPECT_EQ(best["objective"], "energy");
+  EXPECT_EQ(best["score"]["objective"], "energy");
+  std::vector<json> keys_only;
+  for (const auto& e : best["entries"])
+    if (e["value"] == "none") keys_only.push_back(e);
+  ASSERT_EQ(keys_only.size(), 1u);  // one frugal point over every size
+  // 128-thread blocks; among those tied within the energy's noise, the cheapest.
+  const std::string frugal = keys_only[0]["variant"];
+  EXPECT_EQ(frugal.substr(frugal.size() - 7), ".tpb128") << frugal;
+  EXPECT_EQ(keys_only[0]["n_min"], 1u << 20);
+  EXPECT_EQ(keys_only[0]["n_max"], 1u << 28);
+  // Over 2^20..2^28 by time: 256 threads win more sizes than they lose.
+  EXPECT_EQ(keys_only[0]["time_pick"], "fake.radix.rb6.ipt12.tpb256");
+  // The same results by time pick as a time tune does, and name no time pick.
+  Space by_time = s;
+  by_time.score.objective = Objective::time;
+  const json tbest = best_json(run.results, by_time, {{"model", "fake-gpu"}}, {});
+  EXPECT_EQ(tbest["objective"], "time");
+  for (const auto& e : tbest["entries"]) EXPECT_FALSE(e.contains("time_pick"));
+  // The energy score is the baseline's joules over the point's: 500 W against 350 W.
+  PointResult a = timed("a", 1 << 20, 1.0), b = timed("cub", 1 << 20, 1.0);
+  a.energy.measured = b.energy.measured = true;
+  a.energy.joules = 0.35e-3;
+  b.energy.joules = 0.5e-3;
+  ScoreSettings es;
+  es.objective = Objective::energy;
+  es.energy_rel_error = 0.01;
+  const Score sc = score_results({&a}, {&b}, 1 << 20, es);
+  ASSERT_TRUE(sc.valid);
+  EXPECT_NEAR(sc.value, 0.5 / 0.35, 1e-12);
+  EXPECT_NEAR(sc.rel_error, std::sqrt(2 * 1e-4), 1e-12);
+  es.objective = Objective::edp;
+  b.time_ms.median = 2.0;
+  EXPECT_NEAR(score_results({&a}, {&b}, 1 << 20, es).value, 0.5 * 2 / 0.35, 1e-12);
+  // No energy: no score, and the reason says why.
+  a.energy = EnergyResult{};
+  a.energy.missing = "no NVML";
+  const Score none = score_results({&a}, {&b}, 1 << 20, es);
+  EXPECT_FALSE(none.valid);
+  EXPECT_NE(none.reason.find("no energy: no NVML"), std::string::npos) << none.reason;
+}
+
+TEST(TuneObjective, SpaceReadsAndRejectsTheObjective) {
+  register_fake_variants();
+  const Space s = parse_space(R"({"name": "t", "variants": ["fake.*"],
+    "sweeps": [{"keys": ["u32"], "sizes": [1024], "distributions": ["uniform"]}], "score": {"objective": "edp", "energy_rel_error": 0.02}})", "e.json");
+  EXPECT_EQ(s.score.objective, Objective::edp);
+  EXPECT_EQ(s.score.energy_rel_error, 0.02);
+  EXPECT_EQ(parse_space(space_to_json(s).dump(), "again.json").score.objective, Objective::edp);
+  try {
+    parse_space(R"({"name": "t", "variants": ["fake.*"], "sweeps": [{"keys": ["u32"], "sizes": [1024], "distributions": ["uniform"]}],
+                   "score": {"objective": "watts"}})", "bad.json");
+    FAIL() << "accepted objective watts";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "bad.json: $.score.objective: expected \"time\", \"energy\" or \"edp\"");
+  }
+}

@@ -22,11 +22,20 @@ struct RankTest {
 };
 RankTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
 
+// What is compared: each point's time (its raw samples), or one sort's
+// energy (its NVML window, README "Energy").
+enum class CompareMetric { time, energy };
+
 struct CompareOptions {
-  double alpha = 0.01;             // significance of the rank test
+  CompareMetric metric = CompareMetric::time;
+  double alpha = 0.01;             // significance of the rank test (energy: of the normal test)
   double min_change = 0.02;        // smallest change of the median that counts (0.02 = 2 %)
   double clock_tolerance = 0.03;   // SM clocks differing by more than this are taken into account
   bool allow_missing = false;      // points present on one side only do not fail the comparison
+  // Energy: the relative error taken for one run's energy of a point beyond
+  // its window's own, for what changes between runs (temperature, power
+  // state); two runs of one build agreed within 2.6-4.1 % (docs/experiments/energy.md).
+  double energy_drift = 0.02;
 };
 
 enum class Verdict {
@@ -49,6 +58,8 @@ struct PointComparison {
   bool in_base = false, in_new = false;
   std::size_t base_samples = 0, new_samples = 0;
   double base_median_ms = 0, new_median_ms = 0;  // as measured
+  double base_joules = 0, new_joules = 0;        // one sort's energy, where measured
+  bool judged = false;     // both sides measured in the compared metric: change and p are set
   double change = 0;       // NEW median / BASE median - 1 after any clock scaling; + is slower
   double p = 1;            // rank test p-value (timed pairs only)
   double base_clock_mhz = 0, new_clock_mhz = 0;
@@ -82,6 +93,11 @@ struct TimingVerdict {
 };
 TimingVerdict judge_samples(const std::vector<double>& base_ms, const std::vector<double>& new_ms,
                             const CompareOptions& options, double clock_ratio = 1.0);
+// The verdict for one pair of energies with their relative errors (each
+// window's own and options.energy_drift in quadrature): the same rule as for
+// time, with a two-sided normal test of ln(NEW / BASE) in place of the rank test.
+TimingVerdict judge_energy(double base_joules, double base_rel_error, double new_joules, double new_rel_error,
+                           const CompareOptions& options);
 
 // Plain text for the terminal: one line per point (all, or only those that are
 // not SAME) and a closing line with the counts and the outcome.

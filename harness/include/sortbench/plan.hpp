@@ -51,6 +51,9 @@ struct Tally {
 // (workload generation, warm-up and validation come on top, well under a
 // second a point at the default sizes).
 double measure_bound_s(std::size_t points, double budget_s);
+// One point's energy window at most: the window, and a step of NVML's counter
+// (up to 0.1 s on an H200) at each end; 0 without energy.
+double energy_window_bound_s(double window_s);
 
 // The compiling of on-demand points: the mean of the compile times the cache
 // recorded (on_demand::recorded_compile_times), else kDefaultCompileS, with
@@ -71,5 +74,11 @@ CompileEstimate estimate_compile(std::size_t points, const std::vector<double>& 
 // skipped (8: REASON; 5: REASON), est. measuring <= 5m21s (107 x 3 s budget), 0 to compile".
 // energy_s: the time each point's energy window adds (0: none).
 std::string summary_line(const Tally& t, double budget_s, const CompileEstimate& c, double energy_s = 0);
+
+// Shard `shard` of `shards` of a sweep's workloads (sortbench run --shard), in
+// their order: dealt largest first (n x bytes a key and value) in snake order
+// (0..N-1, N-1..0, ...), so every shard gets a like mix of sizes and the
+// shards of one sweep take about as long.
+std::vector<Workload> shard_of(const std::vector<Workload>& workloads, std::size_t shard, std::size_t shards);
 
 }  // namespace sortbench::plan

@@ -76,6 +76,9 @@ struct EnergyResult {
   double window_s = 0;        // the sorts' window, between two steps of the counter
   std::size_t sorts = 0;      // sorts in that window
   double restore_joules = 0;  // one input restore, subtracted
+  // The window's own relative error: each end of it falls somewhere within
+  // one batch of sorts (a uniform error of one batch over those it holds).
+  double rel_error = 0;
   std::string method;
   std::string missing;        // why not measured (no NVML, no permission, a host variant, ...)
 };

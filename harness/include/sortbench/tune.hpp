@@ -47,14 +47,38 @@ struct ParamFilter {
   bool accepts(const Params& ps) const;
 };
 
+// What a tune minimises on each workload (docs/tune.md "Objective"): one
+// sort's time (the median), its energy (joules from NVML), or their product,
+// the energy-delay product.
+enum class Objective { time, energy, edp };
+std::string to_string(Objective o);
+std::optional<Objective> parse_objective(const std::string& s);
+
 struct ScoreSettings {
+  Objective objective = Objective::time;
   // Workload weight w(n) = (n / n_min) ^ size_weight_exponent (n_min: the
   // group's smallest size). 0 weighs every size equally.
   double size_weight_exponent = 0.5;
   // Two scores tie when |ln a - ln b| <= noise_z * sqrt(e_a^2 + e_b^2), with e
   // the relative standard error of each score.
   double noise_z = 2.0;
+  // The least relative error taken for one point's energy, added in
+  // quadrature to its window's own: the counter's drift between points
+  // (docs/experiments/energy.md), which the window cannot see.
+  double energy_rel_error = 0.01;
 };
+
+// {"objective", "size_weight_exponent", "noise_z", "energy_rel_error"}: what
+// a space's $.score reads back.
+nlohmann::json score_settings_json(const ScoreSettings& s);
+
+// What the objective minimises for r (milliseconds, joules, or joule-
+// milliseconds), and its relative error; nullopt when r has none (not ok, or
+// no energy measured).
+std::optional<double> objective_cost(const PointResult& r, const ScoreSettings& s);
+double objective_rel_error(const PointResult& r, const ScoreSettings& s);
+// Why r has no cost under the objective ("no energy: ..."); empty when it has one.
+std::string objective_missing(const PointResult& r, const ScoreSettings& s);
 
 enum class StrategyKind { exhaustive, random, halving, descent };
 std::string to_string(StrategyKind s);
@@ -73,7 +97,7 @@ struct Space {
   SweepConfig sweep;  // name, variants, baselines (globs of library calls), seed, measure, sweeps
   // The library calls scores are taken against, resolved from sweep.baselines
   // (resolve_baselines): each is measured on every workload, and each point is
-  // scored against the fastest of them on each workload.
+  // scored against the best of them (by the objective) on each workload.
   std::vector<std::string> baseline_labels;
   std::vector<ParamFilter> params;
   // "on_demand": true: the points of every declared family space
@@ -258,14 +282,14 @@ class Progress {
 
 struct Score {
   bool valid = false;
-  double value = 0;      // weighted geometric mean speedup over the fastest baseline
+  double value = 0;      // weighted geometric mean of the best baseline's cost over this point's (a speedup, for time)
   double rel_error = 0;  // its relative standard error
   std::size_t workloads = 0;
   std::string reason;    // why not valid
 };
 
 // results: the candidate's results on the workloads that count; baseline: the
-// fastest baseline's on each, same order. n_min: the group's smallest size.
+// best baseline's on each (by the objective), same order. n_min: the group's smallest size.
 // A result's own vs[baseline_group], when present, is used instead of the
 // ratio of medians: merged shards keep the speedups of their own run.
 Score score_results(const std::vector<const PointResult*>& results, const std::vector<const PointResult*>& baseline,
@@ -292,10 +316,11 @@ class Session {
   // The result of `label` on `w`: from this session, the cache, or measured.
   const PointResult& result(const std::string& label, const Params& params, const Workload& w);
   // Measures what is missing (every baseline too) and scores the candidate
-  // over `workloads` against the fastest baseline on each.
+  // over `workloads` against the best baseline on each.
   Score score(const Candidate& c, const std::vector<Workload>& workloads, std::size_t n_min);
-  // The fastest baseline measured ok on w in this session, or null.
-  const PointResult* fastest_baseline(const Workload& w) const;
+  // The baseline measured ok on w in this session with the least cost under
+  // the space's objective (for time, the fastest), or null.
+  const PointResult* best_baseline(const Workload& w) const;
   std::size_t evaluations() const { return measured_; }
   std::size_t cache_hits() const { return cache_hits_; }
   // Every result of this session (cached ones included), in first-use order.

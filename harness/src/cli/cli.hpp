@@ -82,6 +82,8 @@ std::string binary_arch();
 std::string utc_now();
 std::string hostname();
 std::string size_text(std::size_t n);     // 2^k for powers of two
+// --shard I/N: {I, N} with 0 <= I < N; anything else is bad input naming the flag.
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& s);
 std::string join(const std::vector<std::string>& items, const std::string& sep);
 // This binary started once per child (argv[0] included, the environment
 // variables of `env` set in that child alone), all at once; waits for every

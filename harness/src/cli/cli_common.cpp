@@ -161,6 +161,19 @@ std::string hostname() {
   return buf;
 }
 
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& s) {
+  const auto slash = s.find('/');
+  try {
+    if (slash == std::string::npos || s.find_first_not_of("0123456789/") != std::string::npos) throw 0;
+    std::size_t a = 0, b = 0;
+    const std::size_t i = std::stoul(s.substr(0, slash), &a), n = std::stoul(s.substr(slash + 1), &b);
+    if (a != slash || b != s.size() - slash - 1 || n == 0 || i >= n) throw 0;
+    return {i, n};
+  } catch (...) {
+    throw ConfigError("--shard: '" + s + "' is not I/N with 0 <= I < N (e.g. 0/4)");
+  }
+}
+
 std::string size_text(std::size_t n) {
   if (n >= 1024 && (n & (n - 1)) == 0) return "2^" + std::to_string(int(std::log2(double(n))));
   return std::to_string(n);

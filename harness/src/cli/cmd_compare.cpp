@@ -31,6 +31,11 @@ int cmd_compare(const std::vector<std::string>& args, const std::string&) {
       "clock-tolerance", po::value<std::string>()->default_value("3"),
       "percent by which the two runs' SM clocks may differ before a verdict must also hold with NEW scaled to BASE's clock")(
       "allow-missing", "points measured on one side only do not fail the comparison")(
+      "metric", po::value<std::string>()->default_value("time"),
+      "time (the raw samples) or energy (one sort's joules from NVML: LESS-J/MORE-J by a normal test of the two "
+      "windows, MORE-J fails like SLOW)")(
+      "energy-drift", po::value<std::string>()->default_value("2"),
+      "with --metric energy: percent of error taken for each run's energy beyond its window's own")(
       "markdown", po::value<std::string>(), "also write a markdown summary to this file (e.g. for $GITHUB_STEP_SUMMARY)")(
       "changes-only", "print only the points that are not SAME");
   const auto vm = parse("compare", desc, args, "reports", 2);
@@ -52,6 +57,12 @@ int cmd_compare(const std::vector<std::string>& args, const std::string&) {
   options.min_change = fraction_from_percent(vm, "min-change");
   options.clock_tolerance = fraction_from_percent(vm, "clock-tolerance");
   options.allow_missing = vm.count("allow-missing") > 0;
+  const std::string metric = vm["metric"].as<std::string>();
+  if (metric == "energy") options.metric = CompareMetric::energy;
+  else if (metric != "time") throw ConfigError("--metric: '" + metric + "'; expected time or energy");
+  if (!vm["energy-drift"].defaulted() && options.metric != CompareMetric::energy)
+    throw ConfigError("--energy-drift: only with --metric energy");
+  options.energy_drift = fraction_from_percent(vm, "energy-drift");
 
   const Report base = read_report(reports[0]);
   const Report next = read_report(reports[1]);

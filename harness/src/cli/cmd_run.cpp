@@ -77,6 +77,9 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "order", po::value<std::string>(), "ascending,descending")(
       "gpus", po::value<std::string>(), "CUDA ordinals each point spans, e.g. 0,1: distributed variants sort across them, "
                                         "single-GPU variants run on the first with all n keys")("seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")(
+      "shard", po::value<std::string>(), "I/N: measure only shard I of N of the workloads (each with all its variants; "
+                                         "dealt by size, so every shard gets a like mix); join the N reports with "
+                                         "sortbench merge")(
       "out", po::value<std::string>(), "report path (default sortbench-out/<gpu-model>/<config name>.json; "
                                       "--out results/<gpu-model>/NAME.json for a report to commit)")(
       "hot", "do not flush L2 before samples")("budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
@@ -210,7 +213,15 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       throw ConfigError(cfg.source + ": $.baselines[" + std::to_string(i) + "]: '" + cfg.baselines[i] +
                         "' matches no registered variant (see sortbench list)");
   auto matched = reg.match(globs);
-  const std::vector<Workload> workloads = expand_workloads(cfg);
+  std::size_t shard = 0, shards = 1;
+  if (vm.count("shard")) {
+    std::tie(shard, shards) = parse_shard(vm["shard"].as<std::string>());
+    if (world) throw ConfigError("--shard: not with --world (every rank measures every point)");
+  }
+  const std::vector<Workload> workloads = plan::shard_of(expand_workloads(cfg), shard, shards);
+  if (shards > 1 && workloads.empty())
+    throw ConfigError("--shard: shard " + vm["shard"].as<std::string>() + " has no workload (the sweep has " +
+                      std::to_string(expand_workloads(cfg).size()) + "); expected at most that many shards");
   // Flags that ask for values that cannot hold the indices are a mistake to
   // refuse; a config's such points are skipped with the reason.
   if (vm.count("values") || vm.count("n"))
@@ -281,9 +292,9 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       }
     const plan::CompileEstimate compile = plan::estimate_compile(
         to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
-    // An energy window runs between two steps of NVML's counter (up to 0.1 s each on an H200).
-    const double energy_s = cfg.measure.energy_window_s > 0 ? cfg.measure.energy_window_s + 0.2 : 0;
-    std::cout << plan::summary_line(tally, cfg.measure.budget_s, compile, energy_s) << "\n";
+    std::cout << plan::summary_line(tally, cfg.measure.budget_s, compile,
+                                    plan::energy_window_bound_s(cfg.measure.energy_window_s))
+              << "\n";
     return 0;
   }
 
@@ -367,6 +378,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                     {"config", config_to_json(cfg)}};
   if (!loaded_plugins().empty()) report.context["plugins"] = plugins_json();
   if (!on_demand_ctx.is_null()) report.context["on_demand"] = on_demand_ctx;
+  if (shards > 1) report.context["shard"] = std::to_string(shard) + "/" + std::to_string(shards);
   if (!best_families.empty())
     report.context["best_json"] = best_doc.is_null() ? json(nullptr) : json({{"path", best_path},
                                                                                {"provenance", best_doc.value("provenance", json())}});

@@ -89,19 +89,6 @@ class LineProgress : public Progress {
   bool dirty_ = false;
 };
 
-std::pair<std::size_t, std::size_t> parse_shard(const std::string& s) {
-  const auto slash = s.find('/');
-  try {
-    if (slash == std::string::npos || s.find_first_not_of("0123456789/") != std::string::npos) throw 0;
-    std::size_t a = 0, b = 0;
-    const std::size_t i = std::stoul(s.substr(0, slash), &a), n = std::stoul(s.substr(slash + 1), &b);
-    if (a != slash || b != s.size() - slash - 1 || n == 0 || i >= n) throw 0;
-    return {i, n};
-  } catch (...) {
-    throw ConfigError("--shard: '" + s + "' is not I/N with 0 <= I < N (e.g. 0/4)");
-  }
-}
-
 void apply_axes(Space& s, const po::variables_map& vm) {
   apply_sweep_axes(s.sweep, vm);
   if (vm.count("strategy")) {
@@ -111,6 +98,26 @@ void apply_axes(Space& s, const po::variables_map& vm) {
   }
   if (vm.count("max-points")) s.strategy.budget = count_flag(vm, "max-points", 1, 1000000000);
   if (vm.count("keep-fraction")) s.strategy.keep_fraction = number_flag(vm, "keep-fraction", 0.01, 1, false);
+}
+
+// Under an objective other than time: each best.json entry whose pick is not
+// what a tune by time would pick from the same results.
+void print_time_pick_differences(const json& best, const std::string& prefix) {
+  const std::string objective = best.value("objective", "time");
+  if (objective == "time") return;
+  std::size_t differ = 0, entries = 0;
+  for (const auto& e : best.value("entries", json::array())) {
+    if (!e.contains("time_pick") || !e["time_pick"].is_string()) continue;
+    ++entries;
+    if (e["time_pick"] == e["variant"]) continue;
+    ++differ;
+    std::cout << prefix << "  " << e.value("key", "") << "/" << e.value("value", "") << " "
+              << size_text(e.value("n_min", std::size_t(0))) << ".." << size_text(e.value("n_max", std::size_t(0)))
+              << (e.contains("class") ? " " + e.value("class", "") : std::string()) << ": by " << objective << " "
+              << e.value("variant", "") << ", by time " << e["time_pick"].get<std::string>() << "\n";
+  }
+  std::cout << prefix << "by " << objective << ": " << differ << " of " << entries
+            << " best.json entries pick other than a tune by time would\n";
 }
 
 // --devices: one child per GPU, each a shard, then the merge.
@@ -169,14 +176,18 @@ int run_devices(const std::vector<std::string>& args, const std::vector<std::str
   writes.add(out, "the merged report", report_to_json(merged).dump(1) + "\n");
   writes.add(best_path, "--best", best.dump(2) + "\n");
   writes.commit();
+  print_time_pick_differences(best, "");
   std::cout << "report: " << out << "\nbest: " << best_path << "\n";
   return worst;
 }
 
-// "cub.radix_sort.off64" or "the fastest of cub.radix_sort.off32, cub.radix_sort.off64".
+// "cub.radix_sort.off64" or "the fastest of cub.radix_sort.off32, cub.radix_sort.off64"
+// ("the best by energy of ..." under another objective).
 std::string baselines_text(const Space& space) {
   if (space.baseline_labels.size() == 1) return space.baseline_labels[0];
-  std::string out = "the fastest of ";
+  std::string out = space.score.objective == Objective::time
+                        ? "the fastest of "
+                        : "the best by " + to_string(space.score.objective) + " of ";
   for (std::size_t i = 0; i < space.baseline_labels.size(); ++i) out += (i ? ", " : "") + space.baseline_labels[i];
   return out;
 }
@@ -186,6 +197,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "sortbench tune: search a space of variants for the best point per key type and size range (docs/tune.md)\nOptions");
   desc.add_options()("help,h", "this help")("space", po::value<std::string>(), "tune space file (JSON), e.g. configs/tune-radix.json, or its name: tune-radix")(
       "strategy", po::value<std::string>(), "exhaustive, random, halving (successive halving) or descent (coordinate descent)")(
+      "objective", po::value<std::string>(), "what a pick minimises per workload: time (default), energy (joules per sort "
+                                             "from NVML) or edp (energy x time); recorded in best.json")(
       "max-points", po::value<std::string>(), "random / descent: most points scored per group (at least 1)")(
       "keep-fraction", po::value<std::string>(), "halving: fraction promoted to the next size (default 1/3)")(
       "variants", po::value<std::string>(), "label globs (replace the space's)")(
@@ -234,6 +247,15 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   files::check_input(space_file, "--space", "tune space file");
   Space space = load_space_file(space_file);
   apply_axes(space, vm);
+  if (vm.count("objective")) {
+    const auto o = parse_objective(vm["objective"].as<std::string>());
+    if (!o) throw ConfigError("--objective: '" + vm["objective"].as<std::string>() + "'; expected time, energy or edp");
+    space.score.objective = *o;
+  }
+  if (space.score.objective != Objective::time && space.sweep.measure.energy_window_s <= 0)
+    throw ConfigError(std::string(vm.count("objective") ? "--objective" : space.sweep.source + ": $.score.objective") +
+                      ": " + to_string(space.score.objective) + " needs each point's energy; expected an energy window above 0 (" +
+                      (vm.count("energy-window") ? "--energy-window" : space.sweep.source + ": $.measure.energy_window_s") + ")");
   if (fake.on) register_fake_variants();
   // On-demand points are planned now, so a filter that selects nothing or
   // too much is bad input, and held by placeholders until the GPU's
@@ -386,9 +408,12 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     budget_text << budget;
     // An upper bound: evaluations the cache already holds take no time, but
     // which those are depends on the GPU model.
+    const double energy_s = plan::energy_window_bound_s(space.sweep.measure.energy_window_s);
+    if (energy_s > 0) budget_text << " s budget + " << energy_s << " s energy window";
+    else budget_text << " s budget";
     std::cout << "dry run: " << planned << " evaluations at most, est. measuring <= "
-              << duration_text(plan::measure_bound_s(planned, budget)) << " (" << planned << " x " << budget_text.str()
-              << " s budget; those in the cache take none), " << compile.text() << "\n";
+              << duration_text(plan::measure_bound_s(planned, budget + energy_s)) << " (" << planned << " x ("
+              << budget_text.str() << "); those in the cache take none), " << compile.text() << "\n";
     return 0;
   }
 
@@ -494,13 +519,15 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   // The report and best.json together, or neither.
   files::Outputs writes;
   writes.add(out, "--out", report_to_json(report).dump(1) + "\n");
+  json best;
   if (shards == 1) {
-    json best = best_json(report.results, space, device,
+    best = best_json(report.results, space, device,
                           {{"report", out}, {"tune", report.context["tune"]}, {"command_line", command_line}});
     if (!best_base.is_null()) best = keep_unmeasured_entries(best_base, std::move(best), vm["best-base"].as<std::string>());
     writes.add(best_path, "--best", best.dump(2) + "\n");
   }
   writes.commit();
+  if (shards == 1) print_time_pick_differences(best, prefix);
   bool all_picked = true;
   std::cout << prefix << "strategy " << to_string(space.strategy.kind) << ": " << run.evaluations << " evaluations, "
             << run.cache_hits << " from the cache, " << duration_text(run.wall_s) << "\n";

@@ -390,6 +390,7 @@ EnergyResult Runner::measure_energy(const VariantInfo& v, Instance& inst, const 
   e.restore_joules = s.restore_joules;
   e.joules = std::max(0.0, w->joules / double(e.sorts) - s.restore_joules);
   e.joules_per_gkey = s.w.n ? e.joules / (double(s.w.n) / 1e9) : 0;
+  e.rel_error = w->ops ? std::sqrt(2.0 / 12.0) / double(w->ops) : 0;
   e.method = "NVML total energy between two steps of the counter over >= " + std::to_string(window).substr(0, 4) +
              " s of back-to-back sorts in batches of " + std::to_string(k) +
              " (each from a restored input, L2 not flushed), less one restore's energy measured alone";

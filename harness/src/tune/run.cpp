@@ -56,11 +56,14 @@ TuneRun run_tune(const Space& space, const std::vector<Group>& groups, Session& 
 
 namespace {
 
-// "i/N" of a tune report's context, or {0, 0} for a report that is not a shard.
+// "i/N" of a report's context (a tune's $.context.tune.shard, a run's
+// $.context.shard), or {0, 0} for a run that is not a shard.
 std::pair<std::size_t, std::size_t> shard_of(const Report& r, const std::string& name) {
   const json tune = r.context.value("tune", json());
-  if (!tune.is_object()) return {0, 0};
-  const std::string s = tune.value("shard", std::string("0/1"));
+  const bool run_shard = !tune.is_object() && r.context.contains("shard");
+  if (!tune.is_object() && !run_shard) return {0, 0};
+  const std::string s = run_shard ? (r.context["shard"].is_string() ? r.context["shard"].get<std::string>() : "?")
+                                  : tune.value("shard", std::string("0/1"));
   const auto slash = s.find('/');
   try {
     if (slash == std::string::npos) throw 0;
@@ -68,7 +71,7 @@ std::pair<std::size_t, std::size_t> shard_of(const Report& r, const std::string&
     if (n == 0 || i >= n) throw 0;
     return {i, n};
   } catch (...) {
-    throw ConfigError(name + ": $.context.tune.shard: '" + s + "' is not a shard I/N" +
+    throw ConfigError(name + (run_shard ? ": $.context.shard: '" : ": $.context.tune.shard: '") + s + "' is not a shard I/N" +
                       (s == "merged" ? " (it is already a merged report)" : ""));
   }
 }
@@ -100,8 +103,14 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
                         " reports; only reports of one kind merge");
     if (r.context.value("config", json()) != reports[0].context.value("config", json()))
       throw ConfigError(name_of(i) + ": $.context.config: differs from " + name_of(0) + "; only shards of one space merge");
-    if (!tune0) continue;
-    if (!r.context.contains("config") || !r.context["config"].is_object())
+    // Run reports merge freely unless they are shards (run --shard): then,
+    // as for a tune, every shard of one split once.
+    if (!tune0 && r.context.contains("shard") != reports[0].context.contains("shard"))
+      throw ConfigError(name_of(i) + ": $.context.shard: " +
+                        (r.context.contains("shard") ? "a shard among run reports that are not shards"
+                                                     : "not a shard among shards of a run (run --shard)"));
+    if (!tune0 && !r.context.contains("shard")) continue;
+    if (tune0 && (!r.context.contains("config") || !r.context["config"].is_object()))
       throw ConfigError(name_of(i) + ": $.context.config: missing; expected the space the tune ran (an object)");
     const auto [k, n] = shard_of(r, name_of(i));
     if (shards && n != shards)
@@ -113,11 +122,12 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
                         it->second + ")");
     shard_names[k] = name_of(i);
   }
+  for (std::size_t k = 0; k < shards; ++k)
+    if (!shard_names.count(k))
+      throw ConfigError("merge: shard " + std::to_string(k) + "/" + std::to_string(shards) + " is missing; " +
+                        (tune0 ? "best.json from part of a space would miss its points"
+                               : "the merged run would miss its workloads"));
   if (tune0) {
-    for (std::size_t k = 0; k < shards; ++k)
-      if (!shard_names.count(k))
-        throw ConfigError("merge: shard " + std::to_string(k) + "/" + std::to_string(shards) +
-                          " is missing; best.json from part of a space would miss its points");
     // What a shard holds must be what its space plans: a result on another
     // workload, or a run of another strategy, would reach best.json unseen.
     const Space space = parse_space(reports[0].context.at("config").dump(), name_of(0) + ": $.context.config");
@@ -183,6 +193,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
             into["undeclared"].push_back(label);
       }
     }
+    if (r.context.contains("shard")) entry["shard"] = r.context["shard"];
     if (r.context.contains("device")) entry["device"] = r.context["device"].value("uuid", "");
     merged_from.push_back(entry);
     out.complete = out.complete && r.complete;
@@ -194,6 +205,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
     out.context["tune"]["cache_hits"] = hits;
     out.context["tune"]["wall_s"] = wall;
   }
+  if (!tune0 && out.context.contains("shard")) out.context["shard"] = "merged";
   out.context["merged_from"] = merged_from;
   return out;
 }

@@ -10,9 +10,60 @@ namespace sortbench::tune {
 
 using nlohmann::json;
 
-// score = exp( sum_i w_i ln s_i / sum_i w_i ),  s_i = t_baseline,i / t_point,i,
-// w_i = (n_i / n_min)^alpha. The error of ln s_i is about e_point,i + e_base,i
-// in quadrature (relative standard errors of the medians' means), so
+std::string to_string(Objective o) {
+  switch (o) {
+    case Objective::time: return "time";
+    case Objective::energy: return "energy";
+    case Objective::edp: return "edp";
+  }
+  return "time";
+}
+
+std::optional<Objective> parse_objective(const std::string& s) {
+  for (Objective o : {Objective::time, Objective::energy, Objective::edp})
+    if (to_string(o) == s) return o;
+  return std::nullopt;
+}
+
+json score_settings_json(const ScoreSettings& s) {
+  return {{"objective", to_string(s.objective)}, {"size_weight_exponent", s.size_weight_exponent},
+          {"noise_z", s.noise_z}, {"energy_rel_error", s.energy_rel_error}};
+}
+
+std::string objective_missing(const PointResult& r, const ScoreSettings& s) {
+  if (r.status != Status::ok) return to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
+  if (r.time_ms.median <= 0) return "zero time";
+  if (s.objective == Objective::time) return {};
+  if (!r.energy.measured) return "no energy: " + (r.energy.missing.empty() ? std::string("not measured") : r.energy.missing);
+  if (r.energy.joules <= 0) return "zero energy";
+  return {};
+}
+
+std::optional<double> objective_cost(const PointResult& r, const ScoreSettings& s) {
+  if (!objective_missing(r, s).empty()) return std::nullopt;
+  switch (s.objective) {
+    case Objective::time: return r.time_ms.median;
+    case Objective::energy: return r.energy.joules;
+    case Objective::edp: return r.energy.joules * r.time_ms.median;
+  }
+  return std::nullopt;
+}
+
+double objective_rel_error(const PointResult& r, const ScoreSettings& s) {
+  const double t = r.time_ms.rel_stderr;
+  const double e2 = r.energy.rel_error * r.energy.rel_error + s.energy_rel_error * s.energy_rel_error;
+  switch (s.objective) {
+    case Objective::time: return t;
+    case Objective::energy: return std::sqrt(e2);
+    case Objective::edp: return std::sqrt(e2 + t * t);
+  }
+  return t;
+}
+
+// score = exp( sum_i w_i ln s_i / sum_i w_i ),  s_i = c_baseline,i / c_point,i
+// with c the objective's cost (time: the median), w_i = (n_i / n_min)^alpha.
+// The error of ln s_i is about e_point,i + e_base,i in quadrature (relative
+// errors of the costs), so
 // var(ln score) = sum_i w_i^2 (e_p,i^2 + e_b,i^2) / (sum_i w_i)^2.
 Score score_results(const std::vector<const PointResult*>& results, const std::vector<const PointResult*>& baseline,
                     std::size_t n_min, const ScoreSettings& s, const std::string& baseline_group) {
@@ -25,25 +76,29 @@ Score score_results(const std::vector<const PointResult*>& results, const std::v
   for (std::size_t i = 0; i < results.size(); ++i) {
     const PointResult* r = results[i];
     const PointResult* b = baseline[i];
-    if (!r || r->status != Status::ok) {
-      sc.reason = r ? to_string(r->status) + " at n=" + std::to_string(r->n) + " " + r->distribution + ": " + r->reason
-                    : "not measured";
+    if (!r) {
+      sc.reason = "not measured";
       return sc;
     }
-    if (!b || b->status != Status::ok || b->time_ms.median <= 0) {
-      sc.reason = "baseline not measured ok at n=" + std::to_string(r->n) + " " + r->distribution;
+    const std::string at = " at n=" + std::to_string(r->n) + " " + r->distribution;
+    const auto mine = objective_cost(*r, s);
+    if (!mine) {
+      sc.reason = objective_missing(*r, s) + at;
       return sc;
     }
-    if (r->time_ms.median <= 0) {
-      sc.reason = "zero time at n=" + std::to_string(r->n);
+    const auto theirs = b ? objective_cost(*b, s) : std::nullopt;
+    if (!theirs) {
+      sc.reason = "baseline not measured ok" + at + (b ? " (" + objective_missing(*b, s) + ")" : "");
       return sc;
     }
     const double w = std::pow(double(r->n) / double(std::max<std::size_t>(n_min, 1)), s.size_weight_exponent);
-    const auto own = baseline_group.empty() ? r->vs.end() : r->vs.find(baseline_group);
-    const double speedup = own != r->vs.end() ? own->second.speedup : b->time_ms.median / r->time_ms.median;
+    // Merged shards keep their own run's time ratio; it exists for time only.
+    const auto own = baseline_group.empty() || s.objective != Objective::time ? r->vs.end() : r->vs.find(baseline_group);
+    const double speedup = own != r->vs.end() ? own->second.speedup : *theirs / *mine;
+    const double er = objective_rel_error(*r, s), eb = objective_rel_error(*b, s);
     wsum += w;
     lsum += w * std::log(speedup);
-    var += w * w * (r->time_ms.rel_stderr * r->time_ms.rel_stderr + b->time_ms.rel_stderr * b->time_ms.rel_stderr);
+    var += w * w * (er * er + eb * eb);
   }
   sc.valid = true;
   sc.value = std::exp(lsum / wsum);
@@ -117,19 +172,24 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
     const auto it = l->second.find(blank_result(label, {}, "", w).workload_key());
     return it == l->second.end() ? nullptr : it->second;
   };
-  // The fastest baseline measured ok on w.
-  auto fastest_baseline = [&](const Workload& w) -> const PointResult* {
+  // The baseline measured ok on w with the least cost under the objective
+  // (for time, the fastest).
+  auto best_baseline = [&](const Workload& w, const ScoreSettings& settings) -> const PointResult* {
     const PointResult* best = nullptr;
+    std::optional<double> best_cost;
     for (const auto& b : space.baseline_labels) {
       const PointResult* r = result_of(b, w);
-      if (r && r->status == Status::ok && r->time_ms.median > 0 && (!best || r->time_ms.median < best->time_ms.median))
+      const auto c = r ? objective_cost(*r, settings) : std::nullopt;
+      if (c && (!best_cost || *c < *best_cost)) {
         best = r;
+        best_cost = c;
+      }
     }
     return best;
   };
-  // Scores of `labels` measured on all of `ws` against the fastest baseline of each workload.
+  // Scores of `labels` measured on all of `ws` against the best baseline of each workload.
   auto scores = [&](const std::vector<std::string>& labels, const std::vector<const Workload*>& ws, std::size_t n_min,
-                    const std::string& group) {
+                    const std::string& group, const ScoreSettings& settings) {
     std::vector<std::pair<std::string, Score>> out;
     for (const auto& label : labels) {
       std::vector<const PointResult*> mine, theirs;
@@ -141,57 +201,60 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
           break;
         }
         mine.push_back(r);
-        theirs.push_back(fastest_baseline(*w));
+        theirs.push_back(best_baseline(*w, settings));
       }
-      if (complete) out.emplace_back(label, score_results(mine, theirs, n_min, space.score, group));
+      if (complete) out.emplace_back(label, score_results(mine, theirs, n_min, settings, group));
     }
     return out;
   };
   std::vector<std::string> our_labels;
   for (const auto& [label, c] : cands) our_labels.push_back(label);
-  // Whether `label` is slower than the fastest baseline beyond noise on any
+  // Whether `label` costs more than the best baseline beyond noise on any
   // of `ws` (docs/tune.md: such a point is no pick for them).
-  auto loses_somewhere = [&](const std::string& label, const std::vector<const Workload*>& ws) {
+  auto loses_somewhere = [&](const std::string& label, const std::vector<const Workload*>& ws,
+                             const ScoreSettings& settings) {
     for (const Workload* w : ws) {
       const PointResult* r = result_of(label, *w);
-      const PointResult* b = fastest_baseline(*w);
-      if (!r || !b || r->status != Status::ok || r->time_ms.median <= 0) return true;
-      const auto own = r->vs.find(group_name);
-      const double speedup = own != r->vs.end() ? own->second.speedup : b->time_ms.median / r->time_ms.median;
-      const double err = std::sqrt(r->time_ms.rel_stderr * r->time_ms.rel_stderr +
-                                   b->time_ms.rel_stderr * b->time_ms.rel_stderr);
-      if (std::log(speedup) < -space.score.noise_z * err) return true;
+      const PointResult* b = best_baseline(*w, settings);
+      const auto mine = r ? objective_cost(*r, settings) : std::nullopt;
+      const auto theirs = b ? objective_cost(*b, settings) : std::nullopt;
+      if (!mine || !theirs) return true;
+      const auto own = settings.objective == Objective::time ? r->vs.find(group_name) : r->vs.end();
+      const double speedup = own != r->vs.end() ? own->second.speedup : *theirs / *mine;
+      const double er = objective_rel_error(*r, settings), eb = objective_rel_error(*b, settings);
+      if (std::log(speedup) < -settings.noise_z * std::sqrt(er * er + eb * eb)) return true;
     }
     return false;
   };
 
   // What the workloads `ws` get: the best point of ours if it beats the
-  // fastest baseline beyond noise, else the baseline call fastest over them.
+  // best baseline beyond noise, else the baseline call best over them (by the objective).
   struct Pick {
     std::vector<Ranked> ours;  // ranked
-    std::string library;       // the fastest baseline over the workloads
-    Score library_score;       // its score against the fastest baseline of each workload (at most 1)
+    std::string library;       // the best baseline over the workloads
+    Score library_score;       // its score against the best baseline of each workload (at most 1)
     bool library_wins = false;
     bool ours_loses = false;   // every point of ours is slower than a baseline beyond noise somewhere
     std::string winner() const { return library_wins ? library : ours[0].candidate->label; }
   };
-  auto pick = [&](const std::vector<const Workload*>& ws, std::size_t n_min) {
+  auto pick = [&](const std::vector<const Workload*>& ws, std::size_t n_min, const ScoreSettings& settings) {
     Pick p;
     std::vector<Ranked> pts;
-    // Our points against the fastest baseline: merged shards keep their own run's ratio (vs[group]).
-    for (const auto& [label, sc] : scores(our_labels, ws, n_min, group_name)) pts.push_back({&cands.at(label), sc});
-    p.ours = rank(pts, space.score);
+    // Our points against the best baseline: merged shards keep their own run's ratio (vs[group]).
+    for (const auto& [label, sc] : scores(our_labels, ws, n_min, group_name, settings))
+      pts.push_back({&cands.at(label), sc});
+    p.ours = rank(pts, settings);
     // Ranked as measured (best:FAMILY names the best of ours); the library
     // call wins over a point that loses anywhere.
-    p.ours_loses = !p.ours.empty() && loses_somewhere(p.ours[0].candidate->label, ws);
+    p.ours_loses = !p.ours.empty() && loses_somewhere(p.ours[0].candidate->label, ws, settings);
     if (p.ours_loses)
       for (std::size_t i = 1; i < p.ours.size(); ++i)
-        if (!loses_somewhere(p.ours[i].candidate->label, ws) && beats_baseline(p.ours[i].score, space.score)) {
+        if (!loses_somewhere(p.ours[i].candidate->label, ws, settings) && beats_baseline(p.ours[i].score, settings)) {
           std::rotate(p.ours.begin(), p.ours.begin() + std::ptrdiff_t(i), p.ours.begin() + std::ptrdiff_t(i) + 1);
           p.ours_loses = false;
           break;
         }
-    for (const auto& [label, sc] : scores(space.baseline_labels, ws, n_min, "")) {
+    for (const auto& [label, sc] : scores(space.baseline_labels, ws, n_min, "", settings)) {
       if (!sc.valid) continue;
       if (p.library.empty() || sc.value > p.library_score.value) {
         p.library = label;
@@ -199,10 +262,16 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
       }
     }
     p.library_wins =
-        !p.library.empty() && (p.ours.empty() || p.ours_loses || !beats_baseline(p.ours[0].score, space.score));
+        !p.library.empty() && (p.ours.empty() || p.ours_loses || !beats_baseline(p.ours[0].score, settings));
     return p;
   };
-  auto entry = [&](const Group& g, const Pick& p, std::size_t lo, std::size_t hi) {
+  // Where the objective is not time, each entry also names what a tune by
+  // time would pick over the same workloads from the same results.
+  ScoreSettings by_time = space.score;
+  by_time.objective = Objective::time;
+  const bool other_objective = space.score.objective != Objective::time;
+  auto entry = [&](const Group& g, const Pick& p, std::size_t lo, std::size_t hi,
+                   const std::vector<const Workload*>& ws, std::size_t n_min) {
     json e = {{"key", to_string(g.key)}, {"value", to_string(g.value)}, {"order", to_string(g.order)},
               {"n_min", lo}, {"n_max", hi}, {"variant", p.winner()}, {"library", p.library_wins},
               {"baseline", p.library.empty() ? json(nullptr) : json(p.library)}, {"candidates", p.ours.size()}};
@@ -226,6 +295,10 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
     } else {
       e["runner_up"] = nullptr;
       e["margin"] = nullptr;
+    }
+    if (other_objective) {
+      const Pick t = pick(ws, n_min, by_time);
+      e["time_pick"] = t.library.empty() && t.ours.empty() ? json(nullptr) : json(t.winner());
     }
     return e;
   };
@@ -275,7 +348,7 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
       // Per size, then adjacent sizes with the same winner merged into a range.
       std::size_t i = 0;
       while (i < sizes.size()) {
-        const Pick first = pick(between(sizes[i], sizes[i]), n_min);
+        const Pick first = pick(between(sizes[i], sizes[i]), n_min, space.score);
         if (!decided(first)) {
           ++i;
           continue;
@@ -283,11 +356,11 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
         const std::string winner = first.winner();
         std::size_t j = i + 1;
         while (j < sizes.size()) {
-          const Pick next = pick(between(sizes[j], sizes[j]), n_min);
+          const Pick next = pick(between(sizes[j], sizes[j]), n_min, space.score);
           if (!decided(next) || next.winner() != winner) break;
           ++j;
         }
-        Pick range = pick(between(sizes[i], sizes[j - 1]), n_min);
+        Pick range = pick(between(sizes[i], sizes[j - 1]), n_min, space.score);
         // Over the whole range the winner can differ only by noise ties; keep the per-size winner.
         if (range.winner() != winner) {
           const auto it = std::find_if(range.ours.begin(), range.ours.end(),
@@ -299,19 +372,22 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
             range = first;
           }
         }
-        entries.push_back(tagged(entry(g, range, sizes[i], sizes[j - 1]), sizes[i], sizes[j - 1]));
+        entries.push_back(tagged(entry(g, range, sizes[i], sizes[j - 1], between(sizes[i], sizes[j - 1]), n_min), sizes[i], sizes[j - 1]));
         i = j;
       }
       if (!sizes.empty()) {
-        const Pick all = pick(between(sizes.front(), sizes.back()), n_min);
-        if (decided(all)) picks.push_back(tagged(entry(g, all, sizes.front(), sizes.back()), sizes.front(), sizes.back()));
+        const Pick all = pick(between(sizes.front(), sizes.back()), n_min, space.score);
+        if (decided(all))
+          picks.push_back(tagged(entry(g, all, sizes.front(), sizes.back(), between(sizes.front(), sizes.back()), n_min),
+                                 sizes.front(), sizes.back()));
       }
     }
   }
   return {{"schema", "sortbench-best"}, {"schema_version", 3},
           {"gpu_model", device.value("model", "")}, {"device", device},
           {"baselines", space.baseline_labels}, {"score_group", group_name},
-          {"score", {{"size_weight_exponent", space.score.size_weight_exponent}, {"noise_z", space.score.noise_z}}},
+          {"objective", to_string(space.score.objective)},
+          {"score", score_settings_json(space.score)},
           {"provenance", provenance}, {"entries", entries}, {"group_picks", picks}};
 }
 

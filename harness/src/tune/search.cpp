@@ -56,7 +56,10 @@ const PointResult& Session::result(const std::string& label, const Params& param
     std::ostringstream os;
     os << "[" << done << "/" << planned_ << "] " << label << " " << to_string(w.key) << "/" << to_string(w.value)
        << " n=" << size_text(w.n) << " " << w.dist.name() << ": ";
-    if (x.status == Status::ok) os << std::setprecision(4) << x.time_ms.median << " ms";
+    if (x.status == Status::ok) {
+      os << std::setprecision(4) << x.time_ms.median << " ms";
+      if (x.energy.measured) os << ", " << std::setprecision(4) << x.energy.joules << " J";
+    }
     else os << to_string(x.status) << " (" << x.reason << ")";
     os << " | ETA " << duration_text(eta);
     if (!best_text_.empty()) os << " | best " << best_text_;
@@ -77,18 +80,23 @@ Score Session::score(const Candidate& c, const std::vector<Workload>& workloads,
     const std::string wkey = blank_result(c.label, c.params, "", w).workload_key();
     auto it = index_.find(c.label + "|" + wkey);
     mine.push_back(it == index_.end() ? nullptr : &results_[it->second]);
-    base.push_back(fastest_baseline(w));
+    base.push_back(best_baseline(w));
   }
   return score_results(mine, base, n_min, space_.score);
 }
 
-const PointResult* Session::fastest_baseline(const Workload& w) const {
+const PointResult* Session::best_baseline(const Workload& w) const {
   const PointResult* best = nullptr;
+  std::optional<double> best_cost;
   for (const auto& b : space_.baseline_labels) {
     const auto it = index_.find(b + "|" + blank_result(b, {}, "", w).workload_key());
     if (it == index_.end()) continue;
     const PointResult& r = results_[it->second];
-    if (r.status == Status::ok && r.time_ms.median > 0 && (!best || r.time_ms.median < best->time_ms.median)) best = &r;
+    const auto c = objective_cost(r, space_.score);
+    if (c && (!best_cost || *c < *best_cost)) {
+      best = &r;
+      best_cost = c;
+    }
   }
   return best;
 }

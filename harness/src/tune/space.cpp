@@ -149,7 +149,13 @@ Space parse_space(const std::string& text, const std::string& where) {
     for (const auto& [k, v] : p.items()) {
       if (k == "size_weight_exponent") s.score.size_weight_exponent = number_in(v, path + "." + k, 0, 4);
       else if (k == "noise_z") s.score.noise_z = number_in(v, path + "." + k, 0, 10);
-      else fail(path + "." + k, "unknown field; expected size_weight_exponent or noise_z");
+      else if (k == "energy_rel_error") s.score.energy_rel_error = number_in(v, path + "." + k, 0, 1);
+      else if (k == "objective") {
+        const auto o = v.is_string() ? parse_objective(v.get<std::string>()) : std::nullopt;
+        if (!o) fail(path + "." + k, "expected \"time\", \"energy\" or \"edp\"");
+        s.score.objective = *o;
+      } else
+        fail(path + "." + k, "unknown field; expected objective, size_weight_exponent, noise_z or energy_rel_error");
     }
   }
   if (doc.contains("strategy")) {
@@ -193,7 +199,7 @@ json space_to_json(const Space& s) {
   }
   j["params"] = params;
   if (s.on_demand) j["on_demand"] = true;
-  j["score"] = {{"size_weight_exponent", s.score.size_weight_exponent}, {"noise_z", s.score.noise_z}};
+  j["score"] = score_settings_json(s.score);
   j["strategy"] = {{"name", to_string(s.strategy.kind)}, {"budget", s.strategy.budget},
                    {"keep_fraction", s.strategy.keep_fraction}, {"min_keep", s.strategy.min_keep},
                    {"restarts", s.strategy.restarts}, {"seed", s.strategy.seed}};
