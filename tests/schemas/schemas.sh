@@ -26,12 +26,15 @@ JSON
   || fail "fake tune exited $?"
 "$bin" tune --space space.json --fake-evaluator --devices 0,1 --out shards.json --best shards-best.json --cache shards.jsonl \
   >/dev/null 2>&1 || fail "fake tune --devices exited $?"
+"$bin" tune --space space.json --fake-evaluator --objective energy --out tune-energy.json --best best-energy.json \
+  --cache energy.jsonl >/dev/null 2>&1 || fail "fake tune --objective energy exited $?"
 "$bin" run --isolate --fake-evaluator --variants 'fake.radix.rb8.*' --n 2^20 --key u32 --values none,u64 --dist uniform \
   --out run.json >/dev/null 2>&1 || fail "fake run exited $?"
-out=$(validate tune.json best.json cache.jsonl shards.json shards.shard-0-of-2.json shards-best.json shards.jsonl run.json) \
-  || { echo "$out" | grep -v '^ok'; fail "written files do not validate"; }
+out=$(validate tune.json best.json cache.jsonl shards.json shards.shard-0-of-2.json shards-best.json shards.jsonl run.json \
+      best-energy.json) || { echo "$out" | grep -v '^ok'; fail "written files do not validate"; }
 echo "$out" | tail -n 1
-[ "$(echo "$out" | grep -c '^ok')" = 8 ] || fail "expected 8 files checked: $out"
+[ "$(echo "$out" | grep -c '^ok')" = 9 ] || fail "expected 9 files checked: $out"
+grep -q '"time_pick"' best-energy.json || fail "a best.json by energy names no time_pick"
 
 # 3. One spoiled field: the schema and the reader both refuse it.
 "$py" - tune.json <<'PY'
