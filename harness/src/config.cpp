@@ -247,15 +247,7 @@ void read_axes(const json& obj, const std::string& path, SweepAxes& axes) {
 }
 
 double number_at(const json& obj, const char* key, const std::string& path, double lo, double hi) {
-  const json& v = obj.at(key);
-  if (!v.is_number()) fail(path, "expected a number");
-  const double d = v.get<double>();
-  if (!(d >= lo && d <= hi)) {
-    std::ostringstream os;
-    os << "expected a number from " << lo << " to " << hi << ", got " << v.dump();
-    fail(path, os.str());
-  }
-  return d;
+  return number_in(obj.at(key), path, lo, hi);
 }
 
 }  // namespace
@@ -441,15 +433,21 @@ std::vector<std::string> check_key_files(const SweepConfig& c, const std::string
   return paths;
 }
 
-double whole_number_in(const json& v, const std::string& path, double lo, double hi) {
+double number_in(const json& v, const std::string& path, double lo, double hi) {
   if (!v.is_number()) fail(path, "expected a number");
   const double d = v.get<double>();
-  std::ostringstream os;
   if (!(d >= lo && d <= hi)) {
+    std::ostringstream os;
     os << "expected a number from " << lo << " to " << hi << ", got " << v.dump();
     fail(path, os.str());
   }
+  return d;
+}
+
+double whole_number_in(const json& v, const std::string& path, double lo, double hi) {
+  const double d = number_in(v, path, lo, hi);
   if (d != std::floor(d)) {
+    std::ostringstream os;
     os << "expected a whole number from " << lo << " to " << hi << ", got " << v.dump();
     fail(path, os.str());
   }

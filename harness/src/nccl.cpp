@@ -1,6 +1,7 @@
 // NCCL, dlopened at run time (sortbench/nccl.hpp). Part of a unity build: the
 // file's own names start with nccl_.
 #include "sortbench/nccl.hpp"
+#include "sortbench/worker.hpp"
 
 #include <cstdlib>
 
@@ -36,18 +37,15 @@ namespace {
 // The wheel's directory in `python3` on $PATH. nvidia/nccl has no __init__.py
 // (a namespace package, no __file__), so its __path__ is searched for the library.
 std::string nccl_python_wheel_dir(std::string* note) {
-  FILE* p = ::popen(
+  int status = 0;
+  std::string out = worker::command_output(
       "python3 -c 'import nvidia.nccl, os; print(next(d for d in nvidia.nccl.__path__ "
       "if os.path.isfile(os.path.join(d, \"lib\", \"libnccl.so.2\"))))' 2>/dev/null",
-      "r");
-  if (!p) {
+      &status);
+  if (status == -1) {
     *note = "cannot run python3";
     return "";
   }
-  std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int status = ::pclose(p);
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 127) {
     *note = "no python3 on $PATH";

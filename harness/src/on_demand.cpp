@@ -22,8 +22,10 @@
 
 #include "sortbench/build_info.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/files.hpp"
 #include "sortbench/plugin.hpp"
 #include "sortbench/stats.hpp"
+#include "sortbench/worker.hpp"
 
 extern char** environ;
 
@@ -64,15 +66,9 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-// Writes `text` to `path` all or nothing: a temporary beside it, then rename.
-void publish(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  write_file(tmp, text);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot rename " + tmp + " to " + path);
-  }
-}
+// Writes `text` to `path` all or nothing (a temporary beside it, then a
+// rename), so a process reading the cache meanwhile sees the old file or the new.
+void publish(const std::string& path, const std::string& text) { files::write_atomically(path, "the on-demand cache", text); }
 
 // Runs argv with stdout and stderr to `log_path`; the exit status.
 int run_logged(const std::vector<std::string>& argv, const std::string& log_path) {
@@ -92,16 +88,6 @@ int run_logged(const std::vector<std::string>& argv, const std::string& log_path
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-std::string command_output(const std::string& cmd) {
-  std::string out;
-  if (FILE* f = ::popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, f)) out += buf;
-    ::pclose(f);
-  }
-  return out;
 }
 
 // The compiler's first error line, for a skip reason.
@@ -142,7 +128,7 @@ const std::string& headers_hash() {
 
 const std::string& compiler_identity() {
   static const std::string id = [] {
-    const std::string v = command_output("'" + find_nvcc() + "' --version 2>&1");
+    const std::string v = worker::command_output("'" + find_nvcc() + "' --version 2>&1");
     std::string last;
     std::istringstream in(v);
     for (std::string line; std::getline(in, line);)

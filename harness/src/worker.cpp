@@ -69,6 +69,21 @@ MeasureSettings measure_from_json(const json& j) {
   return m;
 }
 
+std::string command_output(const std::string& command, int* status) {
+  std::string out;
+  FILE* f = ::popen(command.c_str(), "r");
+  if (!f) {
+    if (status) *status = -1;
+    return out;
+  }
+  char buf[4096];
+  std::size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
+  const int st = ::pclose(f);
+  if (status) *status = st;
+  return out;
+}
+
 std::string exit_text(int status) {
   std::ostringstream os;
   if (WIFSIGNALED(status)) os << "killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")";

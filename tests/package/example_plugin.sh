@@ -37,6 +37,21 @@ for best in "$src"/results/*/best.json; do
 done
 [ -z "$(find "$share/results" -type f ! -name best.json)" ] || fail "the install carries more of results/ than best.json"
 echo "ok: configs, schemas and $(ls -d "$share"/results/*/ | wc -l) GPUs' best.json installed"
+# The headers installed are the public interface (harness/include), each
+# compiling alone; the harness's internal ones and the distributed family,
+# written against them, stay behind.
+inc=$tmp/prefix/include
+[ "$(cd "$inc/sortbench" && find . -type f | sort | tr '\n' ' ')" = "$(cd "$src/harness/include/sortbench" && find . -type f | sort | tr '\n' ' ')" ] \
+  || fail "include/sortbench is not harness/include/sortbench: $(cd "$inc/sortbench" && find . -type f | sort | tr '\n' ' ')"
+[ ! -e "$inc/sortbench-variants/distributed" ] || fail "the distributed family's headers are installed"
+for h in "$inc"/sortbench/*.hpp; do
+  echo "#include <sortbench/$(basename "$h")>" > "$tmp/one.cpp"
+  "$cxx" -std=c++17 -fsyntax-only -I"$inc" "$tmp/one.cpp" 2>"$tmp/one.log" || { cat "$tmp/one.log"; fail "sortbench/$(basename "$h") does not compile alone"; }
+done
+if grep -rlE '#include "sortbench/(config|tune|report|device|files|plan|best_json)\.hpp"' "$inc/sortbench" "$inc/sortbench-variants"; then
+  fail "an installed header includes an internal one"
+fi
+echo "ok: the public headers installed, each compiling alone, nothing internal"
 # Outside the checkout, a config or tune space by name is the installed one.
 (cd "$tmp" && "$bin" run --config realistic --dry-run >"$tmp/named.txt" 2>&1) || { cat "$tmp/named.txt"; fail "run --config realistic outside the checkout"; }
 grep -q "^dry run: 1296 points" "$tmp/named.txt" || fail "run --config realistic: $(tail -n 1 "$tmp/named.txt")"

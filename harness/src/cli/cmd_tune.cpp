@@ -240,6 +240,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   if (vm.count("fake-crash")) fake.crash_glob = vm["fake-crash"].as<std::string>();
   if (vm.count("fake-model")) fake.model = vm["fake-model"].as<std::string>();
   if (const json measure = hidden_worker_flags("tune", vm); !measure.is_null()) return run_worker(measure, fake);
+  // --devices starts each shard with the prefix for its lines.
+  if (vm.count("log-prefix") && !vm.count("shard")) throw ConfigError("--log-prefix: only with --shard");
 
   // All input is checked before any GPU work or any file is written.
   if (!vm.count("space")) throw ConfigError("--space: missing; expected a tune space file such as configs/tune-radix.json");

@@ -21,6 +21,7 @@
 #include "sortbench/nccl.hpp"
 #include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
+#include "sortbench/worker.hpp"
 
 namespace sortbench {
 namespace {
@@ -60,17 +61,6 @@ struct Buffer {
   }
   ~Buffer() { reset(); }
 };
-
-std::string run_text(const char* cmd) {
-  std::string out;
-  if (FILE* f = popen(cmd, "r")) {
-    char buf[4096];
-    std::size_t got;
-    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
-    if (pclose(f) != 0 && out.empty()) out.clear();
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -557,7 +547,7 @@ LinkMeasurement DistributedRunner::measure_link(std::size_t bytes) {
   LinkMeasurement L;
   L.devices = s.devices;
   L.bytes = bytes;
-  L.topology = run_text("nvidia-smi topo -m 2>/dev/null");
+  L.topology = worker::command_output("nvidia-smi topo -m 2>/dev/null");
   if (!unavailable_.empty()) {
     L.error = unavailable_;
     return L;

@@ -81,17 +81,6 @@ std::optional<StrategyKind> parse_strategy(const std::string& s) {
 
 namespace {
 
-double number_in(const json& v, const std::string& path, double lo, double hi) {
-  if (!v.is_number()) fail(path, "expected a number");
-  const double d = v.get<double>();
-  if (!(d >= lo && d <= hi)) {
-    std::ostringstream os;
-    os << "expected a number from " << lo << " to " << hi << ", got " << v.dump();
-    fail(path, os.str());
-  }
-  return d;
-}
-
 ParamFilter read_filter(const std::string& name, const json& v, const std::string& path) {
   ParamFilter f;
   f.name = name;

@@ -36,6 +36,8 @@ struct SweepAxes {
 
 // "0,1" -> {0, 1}: distinct CUDA ordinals, each 0..1023; `where` prefixes errors.
 std::vector<int> parse_gpu_list(const std::string& spec, const std::string& where);
+// A number in a JSON file from lo to hi, else a ConfigError naming `path`.
+double number_in(const nlohmann::json& v, const std::string& path, double lo, double hi);
 // A count in a JSON file (10.7 samples would silently become 10): a whole
 // number from lo to hi, else a ConfigError naming `path`.
 double whole_number_in(const nlohmann::json& v, const std::string& path, double lo, double hi);

@@ -36,6 +36,10 @@ MeasureSettings measure_from_json(const nlohmann::json& j);
 // "killed by signal 6 (Aborted)", "exited with status 3".
 std::string exit_text(int status);
 
+// The standard output of `command` run by /bin/sh (empty when it cannot
+// start); `status`, when given, gets pclose()'s wait status (-1: no shell).
+std::string command_output(const std::string& command, int* status = nullptr);
+
 // ---- worker side -----------------------------------------------------------
 
 struct Reply {
