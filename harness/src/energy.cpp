@@ -144,9 +144,17 @@ std::optional<Window> measure_window(const Counter& c, const std::function<void(
                                                     std::to_string(int(max_seconds)) + " s"
                                               : c.why_not());
   std::size_t ops = 0;
+  // The power reading at every step of the counter in the window.
+  double power_sum = 0;
+  std::size_t power_reads = 0;
+  unsigned long long last = start->first;
   while (since(start->second) < min_seconds) {
     op();
     ++ops;
+    if (const auto now = c.total_mj(); now && *now != last) {
+      last = *now;
+      if (const auto w = c.power_w()) power_sum += *w, ++power_reads;
+    }
   }
   const auto end = until_step(&ops);
   if (!end) return fail(c.why_not().empty() ? "the energy counter did not step within " +
@@ -156,6 +164,8 @@ std::optional<Window> measure_window(const Counter& c, const std::function<void(
   w.joules = double(end->first - start->first) / 1000.0;
   w.ops = ops;
   w.seconds = std::chrono::duration<double>(end->second - start->second).count();
+  if (const auto p = c.power_w()) power_sum += *p, ++power_reads;
+  w.power_reading_w = power_reads ? power_sum / double(power_reads) : 0;
   return w;
 }
 

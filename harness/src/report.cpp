@@ -124,7 +124,7 @@ json result_to_json(const PointResult& r) {
     const EnergyResult& e = r.energy;
     if (e.measured)
       j["energy"] = {{"joules", e.joules},         {"joules_per_gkey", e.joules_per_gkey},
-                     {"watts_mean", e.watts_mean}, {"window_s", e.window_s},
+                     {"watts_mean", e.watts_mean}, {"power_reading_w", e.power_reading_w}, {"window_s", e.window_s},
                      {"sorts", e.sorts},           {"restore_joules", e.restore_joules},
                      {"rel_error", e.rel_error}, {"method", e.method}};
     else if (!e.missing.empty())
@@ -240,6 +240,7 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
       x.restore_joules = e["restore_joules"].non_negative();
       x.method = e["method"].string();
       if (e.has("rel_error")) x.rel_error = e["rel_error"].non_negative();
+      if (e.has("power_reading_w")) x.power_reading_w = e["power_reading_w"].non_negative();
     }
   }
   if (j.has("phases_ms")) {

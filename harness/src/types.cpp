@@ -8,15 +8,6 @@
 
 namespace sortbench {
 
-std::size_t key_bytes(KeyType k) {
-  switch (k) {
-    case KeyType::u8: case KeyType::i8: return 1;
-    case KeyType::u16: case KeyType::i16: case KeyType::f16: case KeyType::bf16: return 2;
-    case KeyType::u32: case KeyType::i32: case KeyType::f32: return 4;
-    case KeyType::u64: case KeyType::i64: case KeyType::f64: return 8;
-  }
-  return 0;
-}
 std::size_t value_bytes(ValueType v) {
   switch (v) {
     case ValueType::none: return 0;
@@ -25,28 +16,13 @@ std::size_t value_bytes(ValueType v) {
   }
   return 0;
 }
-bool is_float(KeyType k) {
-  return k == KeyType::f16 || k == KeyType::bf16 || k == KeyType::f32 || k == KeyType::f64;
-}
-
-bool is_signed_integer(KeyType k) {
-  return k == KeyType::i8 || k == KeyType::i16 || k == KeyType::i32 || k == KeyType::i64;
-}
-
 std::string to_string(KeyType k) {
   switch (k) {
-    case KeyType::u8: return "u8";
-    case KeyType::i8: return "i8";
-    case KeyType::u16: return "u16";
-    case KeyType::i16: return "i16";
-    case KeyType::f16: return "f16";
-    case KeyType::bf16: return "bf16";
-    case KeyType::u32: return "u32";
-    case KeyType::i32: return "i32";
-    case KeyType::f32: return "f32";
-    case KeyType::u64: return "u64";
-    case KeyType::i64: return "i64";
-    case KeyType::f64: return "f64";
+#define SORTBENCH_KEY_NAME(name, cpp, bytes, kind) \
+  case KeyType::name:                               \
+    return #name;
+    SORTBENCH_KEY_TYPES(SORTBENCH_KEY_NAME)
+#undef SORTBENCH_KEY_NAME
   }
   return "?";
 }

@@ -180,6 +180,30 @@ TEST(Types, Names) {
   EXPECT_FALSE(is_float(KeyType::i64));
 }
 
+// types.hpp's list is the one list: the word types, the classes and the JSON
+// Schemas' enums follow it.
+TEST(Types, OneListOfKeyTypes) {
+  std::vector<std::string> names;
+  for (KeyType k : kAllKeyTypes) names.push_back(to_string(k));
+  std::vector<KeyType> words;
+  for (KeyType k : kAllKeyTypes)
+    if (key_bytes(k) >= 4) words.push_back(k);
+  EXPECT_EQ(std::vector<KeyType>(kWordKeyTypes.begin(), kWordKeyTypes.end()), words);
+  EXPECT_EQ(words.size(), 6u);
+  EXPECT_EQ(key_class(KeyType::i16), KeyClass::signed_integer);
+  EXPECT_EQ(key_class(KeyType::u64), KeyClass::unsigned_integer);
+  EXPECT_EQ(key_class(KeyType::bf16), KeyClass::floating);
+  EXPECT_TRUE(is_signed_integer(KeyType::i8));
+  EXPECT_FALSE(is_signed_integer(KeyType::f32));
+  for (const char* schema : {"report.schema.json", "best.schema.json"}) {
+    std::ifstream in(std::string(SORTBENCH_SOURCE_DIR) + "/schemas/" + schema);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    const nlohmann::json& props = std::string(schema) == "report.schema.json" ? doc["$defs"]["result"]["properties"]
+                                                                              : doc["$defs"]["entry"]["properties"];
+    EXPECT_EQ(props["key"]["enum"].get<std::vector<std::string>>(), names) << schema << ": $..key.enum";
+  }
+}
+
 // A workload runs once however the sweeps that list it overlap.
 TEST(Config, WorkloadsAreUnique) {
   // Two sweeps that --key u32 --values none would make alike: the quick config's shape.

@@ -34,6 +34,8 @@ TEST(Energy, AWindowOnStepsOfTheCounterGivesTheDraw) {
   // Whole steps of 100 ms at 350 W: 35 J a step.
   EXPECT_NEAR(std::fmod(w->joules, 35.0), 0.0, 1e-6);
   EXPECT_NEAR(w->watts_mean(), 350, 350 * 0.05);
+  // NVML's power reading, the cross-check, read at the window's steps.
+  EXPECT_DOUBLE_EQ(w->power_reading_w, 350);
   // The operations counted are those between the two steps, not those run to find the first.
   EXPECT_LT(w->ops, calls);
   EXPECT_NEAR(double(w->ops) * 0.004, w->seconds, 0.25 * w->seconds);

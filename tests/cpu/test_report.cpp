@@ -64,7 +64,7 @@ TEST(Report, WriteReadRoundTrip) {
   rep.results.push_back(failed);
   // Energy (schema version 3): measured, or why not.
   PointResult with_energy = ok_point("radix.z", 3.0);
-  with_energy.energy = {true, 0.012, 11.7, 512.5, 1.03, 420, 0.002, 0.0011, "NVML ...", ""};
+  with_energy.energy = {true, 0.012, 11.7, 512.5, 505.0, 1.03, 420, 0.002, 0.0011, "NVML ...", ""};
   rep.results.push_back(with_energy);
   PointResult without_energy = ok_point("radix.w", 3.0);
   without_energy.energy.missing = "nvmlDeviceGetTotalEnergyConsumption: Insufficient Permissions";
@@ -80,6 +80,7 @@ TEST(Report, WriteReadRoundTrip) {
   EXPECT_DOUBLE_EQ(back.results[3].energy.joules_per_gkey, 11.7);
   EXPECT_EQ(back.results[3].energy.sorts, 420u);
   EXPECT_DOUBLE_EQ(back.results[3].energy.rel_error, 0.0011);
+  EXPECT_DOUBLE_EQ(back.results[3].energy.power_reading_w, 505.0);
   EXPECT_FALSE(back.results[4].energy.measured);
   EXPECT_EQ(back.results[4].energy.missing, without_energy.energy.missing);
   EXPECT_EQ(back.results[0].params[0].name, "radix_bits");

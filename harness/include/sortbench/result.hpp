@@ -73,6 +73,7 @@ struct EnergyResult {
   double joules = 0;          // one sort
   double joules_per_gkey = 0;
   double watts_mean = 0;      // over the sorts' window, restores included
+  double power_reading_w = 0; // NVML's power reading over the window: a cross-check of watts_mean (0: none)
   double window_s = 0;        // the sorts' window, between two steps of the counter
   std::size_t sorts = 0;      // sorts in that window
   double restore_joules = 0;  // one input restore, subtracted

@@ -53,31 +53,23 @@ class BestJsonError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The C++ key types of types.hpp's list (SORTBENCH_KEY_TYPES).
+#define SORTBENCH_IS_KEY(name, cpp, bytes, kind) || std::is_same_v<K, cpp>
 template <class K>
-inline constexpr bool is_sort_key_v =
-    std::is_same_v<K, std::uint8_t> || std::is_same_v<K, std::int8_t> || std::is_same_v<K, std::uint16_t> ||
-    std::is_same_v<K, std::int16_t> || std::is_same_v<K, __half> || std::is_same_v<K, __nv_bfloat16> ||
-    std::is_same_v<K, std::uint32_t> || std::is_same_v<K, std::int32_t> || std::is_same_v<K, float> ||
-    std::is_same_v<K, std::uint64_t> || std::is_same_v<K, std::int64_t> || std::is_same_v<K, double>;
+inline constexpr bool is_sort_key_v = false SORTBENCH_KEY_TYPES(SORTBENCH_IS_KEY);
+#undef SORTBENCH_IS_KEY
 template <class V>
 inline constexpr bool is_sort_value_v = std::is_same_v<V, std::uint32_t> || std::is_same_v<V, std::uint64_t>;
 
 namespace detail {
 template <class K>
 constexpr KeyType key_type_of() {
-  static_assert(is_sort_key_v<K>, "sortbench: not a key type it sorts (sortbench/sort.hpp lists them)");
-  if constexpr (std::is_same_v<K, std::uint8_t>) return KeyType::u8;
-  else if constexpr (std::is_same_v<K, std::int8_t>) return KeyType::i8;
-  else if constexpr (std::is_same_v<K, std::uint16_t>) return KeyType::u16;
-  else if constexpr (std::is_same_v<K, std::int16_t>) return KeyType::i16;
-  else if constexpr (std::is_same_v<K, __half>) return KeyType::f16;
-  else if constexpr (std::is_same_v<K, __nv_bfloat16>) return KeyType::bf16;
-  else if constexpr (std::is_same_v<K, std::uint32_t>) return KeyType::u32;
-  else if constexpr (std::is_same_v<K, std::int32_t>) return KeyType::i32;
-  else if constexpr (std::is_same_v<K, float>) return KeyType::f32;
-  else if constexpr (std::is_same_v<K, std::uint64_t>) return KeyType::u64;
-  else if constexpr (std::is_same_v<K, std::int64_t>) return KeyType::i64;
-  else return KeyType::f64;
+  static_assert(is_sort_key_v<K>, "sortbench: not a key type it sorts (sortbench/types.hpp lists them)");
+#define SORTBENCH_KEY_OF(name, cpp, bytes, kind) \
+  if constexpr (std::is_same_v<K, cpp>) return KeyType::name;
+  SORTBENCH_KEY_TYPES(SORTBENCH_KEY_OF)
+#undef SORTBENCH_KEY_OF
+  return KeyType::u32;  // not reached: the static_assert above
 }
 template <class V>
 constexpr ValueType value_type_of() {

@@ -3,6 +3,7 @@
 // tests and every variant file can include it.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -11,24 +12,79 @@
 
 namespace sortbench {
 
-// Key types by width; f16 is IEEE binary16 (__half), bf16 is bfloat16
-// (__nv_bfloat16). Values are the original index of each key (u32 or u64).
-enum class KeyType { u8, i8, u16, i16, f16, bf16, u32, i32, f32, u64, i64, f64 };
+// Every key type, once, by width: X(name, C++ type, bytes, kind). The enum,
+// the names, widths and kinds below, KeyTypeOf and the type sets variants
+// instantiate (device/key_traits.cuh), sortbench::sort's type mapping
+// (sort.hpp) and the help text are made from it, and a CPU test checks the
+// JSON Schemas' enums against it; what really differs for a new type is its
+// ordered-bits map (KeyTraits, device/key_traits.cuh) and its generator
+// (harness/src/device/generate.cu). f16 is IEEE binary16 (__half), bf16 is
+// bfloat16 (__nv_bfloat16): the C++ type is spelled only where a header that
+// has it expands the list. Values are the original index of each key.
+#define SORTBENCH_KEY_TYPES(X)               \
+  X(u8, std::uint8_t, 1, unsigned_integer)   \
+  X(i8, std::int8_t, 1, signed_integer)      \
+  X(u16, std::uint16_t, 2, unsigned_integer) \
+  X(i16, std::int16_t, 2, signed_integer)    \
+  X(f16, __half, 2, floating)                \
+  X(bf16, __nv_bfloat16, 2, floating)        \
+  X(u32, std::uint32_t, 4, unsigned_integer) \
+  X(i32, std::int32_t, 4, signed_integer)    \
+  X(f32, float, 4, floating)                 \
+  X(u64, std::uint64_t, 8, unsigned_integer) \
+  X(i64, std::int64_t, 8, signed_integer)    \
+  X(f64, double, 8, floating)
+
+#define SORTBENCH_KEY_ENUMERATOR(name, cpp, bytes, kind) name,
+enum class KeyType { SORTBENCH_KEY_TYPES(SORTBENCH_KEY_ENUMERATOR) };
+#undef SORTBENCH_KEY_ENUMERATOR
+enum class KeyClass { unsigned_integer, signed_integer, floating };
 enum class ValueType { none, u32, u64 };
 enum class Order { ascending, descending };
 
-inline constexpr KeyType kAllKeyTypes[] = {KeyType::u8,  KeyType::i8,  KeyType::u16, KeyType::i16,
-                                           KeyType::f16, KeyType::bf16, KeyType::u32, KeyType::i32,
-                                           KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64};
-// The 32- and 64-bit types: what a variant takes unless it declares more.
-inline constexpr KeyType kWordKeyTypes[] = {KeyType::u32, KeyType::i32, KeyType::f32,
-                                            KeyType::u64, KeyType::i64, KeyType::f64};
+#define SORTBENCH_KEY_CONSTANT(name, cpp, bytes, kind) KeyType::name,
+inline constexpr KeyType kAllKeyTypes[] = {SORTBENCH_KEY_TYPES(SORTBENCH_KEY_CONSTANT)};
+#undef SORTBENCH_KEY_CONSTANT
 inline constexpr ValueType kAllValueTypes[] = {ValueType::none, ValueType::u32, ValueType::u64};
 
-std::size_t key_bytes(KeyType k);
+constexpr std::size_t key_bytes(KeyType k) {
+  switch (k) {
+#define SORTBENCH_KEY_BYTES(name, cpp, bytes, kind) \
+  case KeyType::name:                                \
+    return bytes;
+    SORTBENCH_KEY_TYPES(SORTBENCH_KEY_BYTES)
+#undef SORTBENCH_KEY_BYTES
+  }
+  return 0;
+}
+constexpr KeyClass key_class(KeyType k) {
+  switch (k) {
+#define SORTBENCH_KEY_CLASS(name, cpp, bytes, kind) \
+  case KeyType::name:                                \
+    return KeyClass::kind;
+    SORTBENCH_KEY_TYPES(SORTBENCH_KEY_CLASS)
+#undef SORTBENCH_KEY_CLASS
+  }
+  return KeyClass::unsigned_integer;
+}
+constexpr bool is_float(KeyType k) { return key_class(k) == KeyClass::floating; }
+constexpr bool is_signed_integer(KeyType k) { return key_class(k) == KeyClass::signed_integer; }
+
+// The 32- and 64-bit types: what a variant takes unless it declares more.
+inline constexpr std::size_t kWordKeyTypeCount = [] {
+  std::size_t c = 0;
+  for (KeyType k : kAllKeyTypes) c += key_bytes(k) >= 4;
+  return c;
+}();
+inline constexpr std::array<KeyType, kWordKeyTypeCount> kWordKeyTypes = [] {
+  std::array<KeyType, kWordKeyTypeCount> a{};
+  std::size_t i = 0;
+  for (KeyType k : kAllKeyTypes)
+    if (key_bytes(k) >= 4) a[i++] = k;
+  return a;
+}();
+
 std::size_t value_bytes(ValueType v);
-bool is_float(KeyType k);
-bool is_signed_integer(KeyType k);
 std::string to_string(KeyType k);
 std::string to_string(ValueType v);
 std::string to_string(Order o);

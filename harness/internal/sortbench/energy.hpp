@@ -50,6 +50,9 @@ struct Window {
   double joules = 0;      // between the two steps of the counter
   std::size_t ops = 0;    // operations completed between them
   double seconds = 0;     // wall time between them
+  // NVML's instantaneous power reading at each step of the counter inside the
+  // window, averaged: a cross-check of joules / seconds (0: none read).
+  double power_reading_w = 0;
   double watts_mean() const { return seconds > 0 ? joules / seconds : 0; }
   double joules_per_op() const { return ops ? joules / double(ops) : 0; }
 };

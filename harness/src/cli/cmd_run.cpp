@@ -72,7 +72,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "variants", po::value<std::string>(), "comma-separated label globs, e.g. 'cub.*,radix.onesweep.*'")(
       "n", po::value<std::string>(), "sizes: list and ranges, e.g. 2^16:2^28:x4,1000,5e6")(
       "dist", po::value<std::string>(), "distributions, e.g. uniform,entropy:0.544,sorted")(
-      "key", po::value<std::string>(), "key types: u8,i8,u16,i16,f16,bf16,u32,i32,f32,u64,i64,f64")(
+      "key", po::value<std::string>(), ("key types: " + key_type_names()).c_str())(
       "values", po::value<std::string>(), "value types: none,u32,u64 (the value is the key's original index)")(
       "order", po::value<std::string>(), "ascending,descending")(
       "gpus", po::value<std::string>(), "CUDA ordinals each point spans, e.g. 0,1: distributed variants sort across them, "

@@ -387,6 +387,7 @@ EnergyResult Runner::measure_energy(const VariantInfo& v, Instance& inst, const 
   e.sorts = w->ops * k;
   e.window_s = w->seconds;
   e.watts_mean = w->watts_mean();
+  e.power_reading_w = w->power_reading_w;
   e.restore_joules = s.restore_joules;
   e.joules = std::max(0.0, w->joules / double(e.sorts) - s.restore_joules);
   e.joules_per_gkey = s.w.n ? e.joules / (double(s.w.n) / 1e9) : 0;

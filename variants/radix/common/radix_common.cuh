@@ -28,13 +28,7 @@ enum class KeyKind : int { unsigned_int, signed_int, floating };
 
 inline KeyKind key_kind(KeyType k) {
   if (is_float(k)) return KeyKind::floating;
-  switch (k) {
-    case KeyType::i8:
-    case KeyType::i16:
-    case KeyType::i32:
-    case KeyType::i64: return KeyKind::signed_int;
-    default: return KeyKind::unsigned_int;
-  }
+  return is_signed_integer(k) ? KeyKind::signed_int : KeyKind::unsigned_int;
 }
 
 // The descending complement of the digit at `shift`: the digit's bits of ~0,

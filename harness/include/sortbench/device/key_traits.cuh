@@ -13,7 +13,9 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <iterator>
 #include <type_traits>
+#include <utility>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -121,18 +123,11 @@ struct OrderedGreater {
 };
 
 template <KeyType K> struct KeyTypeOf;
-template <> struct KeyTypeOf<KeyType::u8> { using type = std::uint8_t; };
-template <> struct KeyTypeOf<KeyType::i8> { using type = std::int8_t; };
-template <> struct KeyTypeOf<KeyType::u16> { using type = std::uint16_t; };
-template <> struct KeyTypeOf<KeyType::i16> { using type = std::int16_t; };
-template <> struct KeyTypeOf<KeyType::f16> { using type = __half; };
-template <> struct KeyTypeOf<KeyType::bf16> { using type = __nv_bfloat16; };
-template <> struct KeyTypeOf<KeyType::u32> { using type = std::uint32_t; };
-template <> struct KeyTypeOf<KeyType::i32> { using type = std::int32_t; };
-template <> struct KeyTypeOf<KeyType::f32> { using type = float; };
-template <> struct KeyTypeOf<KeyType::u64> { using type = std::uint64_t; };
-template <> struct KeyTypeOf<KeyType::i64> { using type = std::int64_t; };
-template <> struct KeyTypeOf<KeyType::f64> { using type = double; };
+#define SORTBENCH_KEY_TYPE_OF(name, cpp, bytes, kind)                  \
+  template <> struct KeyTypeOf<KeyType::name> { using type = cpp; };   \
+  static_assert(sizeof(cpp) == bytes, "sortbench/types.hpp: " #name " is not " #bytes " bytes");
+SORTBENCH_KEY_TYPES(SORTBENCH_KEY_TYPE_OF)
+#undef SORTBENCH_KEY_TYPE_OF
 
 template <class T> struct TypeTag { using type = T; };
 
@@ -147,9 +142,13 @@ template <class T> struct TypeTag { using type = T; };
 // A compile-time set of key types: a variant instantiates only the types it
 // declares (VariantInfo::key_types), which keeps the build short.
 template <KeyType... Ks> struct KeyTypeSet {};
-using WordKeyTypes = KeyTypeSet<KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64>;
-using AllKeyTypes = KeyTypeSet<KeyType::u8, KeyType::i8, KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16,
-                               KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64>;
+namespace detail {
+template <const auto& List, std::size_t... I>
+KeyTypeSet<List[I]...> key_type_set(std::index_sequence<I...>);
+}  // namespace detail
+// Made from types.hpp's list (kWordKeyTypes, kAllKeyTypes).
+using WordKeyTypes = decltype(detail::key_type_set<kWordKeyTypes>(std::make_index_sequence<kWordKeyTypes.size()>{}));
+using AllKeyTypes = decltype(detail::key_type_set<kAllKeyTypes>(std::make_index_sequence<std::size(kAllKeyTypes)>{}));
 
 namespace detail {
 template <KeyType K, KeyType... Rest, class F>
