@@ -17,6 +17,32 @@
 
 namespace sortbench::common {
 
+// Blocked registers (thread t holds items t*IPT .. t*IPT+IPT-1) -> shared ->
+// striped, coalesced global stores of the first `count` items. Shared memory
+// is reused, so the block waits before and after.
+template <int T, int IPT, class Key, class Value>
+__device__ __forceinline__ void store_blocked_to_striped(Key* sk, Value* sv, const Key (&k)[IPT],
+                                                         const Value (&v)[IPT], Key* kout, Value* vout, int count) {
+  const int tid = threadIdx.x;
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) sk[tid * IPT + i] = k[i];
+  if constexpr (kHasValues<Value>) {
+#pragma unroll
+    for (int i = 0; i < IPT; ++i) sv[tid * IPT + i] = v[i];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    const int idx = i * T + tid;
+    if (idx < count) {
+      kout[idx] = sk[idx];
+      if constexpr (kHasValues<Value>) vout[idx] = sv[idx];
+    }
+  }
+  __syncthreads();
+}
+
 // Shared memory of one tile: keys (one spare slot, read but never selected
 // by serial_merge), then values.
 template <class Policy, class Key, class Value>
@@ -175,27 +201,9 @@ struct BlockSortTile {
     }
   }
 
-  // Blocked registers -> shared -> striped, coalesced global stores.
   __device__ __forceinline__ void store(const Key (&k)[IPT], const Value (&v)[IPT], Key* kout, Value* vout,
                                         int count) {
-    const int tid = threadIdx.x;
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < IPT; ++i) sk[tid * IPT + i] = k[i];
-    if constexpr (kHasValues<Value>) {
-#pragma unroll
-      for (int i = 0; i < IPT; ++i) sv[tid * IPT + i] = v[i];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < IPT; ++i) {
-      const int idx = i * T + tid;
-      if (idx < count) {
-        kout[idx] = sk[idx];
-        if constexpr (kHasValues<Value>) vout[idx] = sv[idx];
-      }
-    }
-    __syncthreads();
+    store_blocked_to_striped<T>(sk, sv, k, v, kout, vout, count);
   }
 };
 
@@ -248,23 +256,7 @@ struct BlockMergeTile {
 #pragma unroll
       for (int i = 0; i < IPT; ++i) v[i] = sv[src[i] < total ? src[i] : 0];
     }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < IPT; ++i) sk[tid * IPT + i] = k[i];
-    if constexpr (kHasValues<Value>) {
-#pragma unroll
-      for (int i = 0; i < IPT; ++i) sv[tid * IPT + i] = v[i];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < IPT; ++i) {
-      const int idx = i * T + tid;
-      if (idx < total) {
-        kout[idx] = sk[idx];
-        if constexpr (kHasValues<Value>) vout[idx] = sv[idx];
-      }
-    }
-    __syncthreads();
+    store_blocked_to_striped<T>(sk, sv, k, v, kout, vout, total);
   }
 };
 
