@@ -35,7 +35,7 @@ __device__ __forceinline__ void chain_wait() {
 // SM slots a one-wave pass leaves free. Releasing first, 2^20 u32 keys with
 // three 384-thread blocks per SM took 76.0 us against 69.4 us not chained
 // (H100; 9-21 % slower across key and value types, on the H200 too);
-// releasing after the wait, 60.9 us (results/<gpu>/issue15-steps/chained/).
+// releasing after the wait, 60.9 us (docs/experiments/issue15-steps.md).
 __device__ __forceinline__ void chain_release() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");

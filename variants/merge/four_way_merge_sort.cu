@@ -34,7 +34,7 @@ VariantInfo four_way_merge_sort_info() {
 
 // 29 keys a thread is the faster point for u32 and u64 keys and u32 pairs
 // at 2^26, 25 for u64 keys with u32 values, whose 29-key tile leaves one
-// block an SM (issue15-steps/merge-four-way/whole-vectors/ on both GPUs; 17, 23
+// block an SM (docs/experiments/issue15-steps.md on both GPUs; 17, 23
 // and 31 were slower in items-per-thread-2/, and each point costs minutes
 // of build).
 // Not in the lean build: one point of it (72 instantiations: every key type,

@@ -354,8 +354,8 @@ VariantInfo cluster_info() {
 // thread spilled registers and were the slowest point at every size on an
 // H100. With CUB's ranking, 6- and 7-bit digits at 4352-key slabs
 // (rb6.ipt17.tpb256, rb7.ipt17.tpb256) and rb6.ipt9.tpb256 were measured and
-// never won a size on either GPU (issue15-steps/lookback-branch-free/
-// cluster-small-n.json); rb6.ipt9.tpb128 (1152-key slabs) wins at 2^14 for
+// never won a size on either GPU (docs/experiments/issue15-steps.md);
+// rb6.ipt9.tpb128 (1152-key slabs) wins at 2^14 for
 // 64-bit keys.
 #ifdef SORTBENCH_LEAN_BUILD
 // The lean build: the points a committed best.json names (cmake/lean_points.cmake).

@@ -18,7 +18,7 @@
 // the bucket kernel returns at once. One block merge sorting its large bucket
 // instead took 0.7 to 6 ms at 2^20 on skewed keys, against 0.05 ms for
 // Onesweep; the lower passes as kernels of their own that return at once
-// while buckets fit cost 3.5 us each (issue15-steps/msd-local/).
+// while buckets fit cost 3.5 us each (docs/experiments/issue15-steps.md).
 #include <algorithm>
 
 #include "common/bucket_local_sort.cuh"
@@ -34,7 +34,7 @@ namespace {
 // TopItems x TopThreads: the top digit's Onesweep tile. 4096 keys is the
 // Onesweep point best.json picked at 2^20 before this design; at 2^16 that is
 // 16 tiles, and the top pass ran on 16 SMs at about one instruction per cycle
-// (issue15-steps/msd-local/profiles/), so the small slabs also come with
+// (docs/experiments/issue15-steps.md), so the small slabs also come with
 // smaller top tiles. Its minimum blocks per SM keep 1024 threads per SM (64
 // registers), as the default point does.
 template <int RadixBits, int LocalItems, int LocalThreads, bool UnrolledPasses = false, int TopItems = 8,
@@ -150,9 +150,9 @@ VariantInfo msd_local_info() {
 // smallest and half of the next at 2^16, and about 90 % of the others at
 // 2^18, 2^19, 2^20 and 2^21 keys. The small slabs also come with 2048- and
 // 1024-key top tiles. They lost 2^16 while the histogram was a kernel of its
-// own (issue15-steps/msd-local/top-pass/); in one launch with it they are the
+// own (docs/experiments/issue15-steps.md); in one launch with it they are the
 // fastest points at 2^14 and 2^16 on the H100
-// (issue15-steps/msd-local/fused-histogram/).
+// (docs/experiments/issue15-steps.md).
 #ifdef SORTBENCH_LEAN_BUILD
 // The lean build: the points a committed best.json names (cmake/lean_points.cmake).
 #define SORTBENCH_RADIX_REGISTER_MSD_LOCAL(...) SORTBENCH_REGISTER_VARIANT((msd_local_info<__VA_ARGS__>()));

@@ -7,16 +7,15 @@
 // the older 16-wide look-back window for comparison, the tile of anchors.md's
 // GPUSorting OneSweep (512 x 15) at two blocks per SM, and the 512-thread, two-blocks-per-SM
 // picks of H200 shape sweeps at 2^28 (ipt19 for u32 pairs:
-// results/h200/issue15-steps/shapes/; ipt32 for u32 keys and ipt18 for u64
+// docs/experiments/issue15-steps.md; ipt32 for u32 keys and ipt18 for u64
 // keys once a keys-only tile holds no ranks through the ranking:
-// results/h200/issue15-steps/fused-rank-reorder/), with ipt32 at three
+// docs/experiments/issue15-steps.md), with ipt32 at three
 // 384-thread blocks per SM, the u32 keys' pick at entropy 0.201 on both GPUs
-// and at uniform on the H200 (shapes-g89/ there; the H100's is
-// results/h100-80gb-hbm3/issue15-steps/fused-rank-reorder/shapes-g90/). Labels
+// and at uniform on the H200 (docs/experiments/issue15-steps.md). Labels
 // that results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
 // space, 11-bit digits included (3 passes for 32-bit keys instead of 4, but
 // 8x the per-tile digit work; never the fastest on the H200, at 2^20 or at
-// 2^28: results/h200/issue15-steps/wide-digits/).
+// 2^28: docs/experiments/issue15-steps.md).
 #pragma once
 
 // The radix family's default point (configs' best:radix where this GPU's

@@ -272,7 +272,7 @@ VariantInfo two_digit_msd_local_info() {
 // is about four standard deviations above the mean, 1160, 4360 and 8560
 // keys). At 2^28 on the H100, 64-bit keys were fastest with 384 threads a
 // block (10.57 against 11.63 ms at 512), u32 pairs level (7.64 and 7.68 ms;
-// issue15-steps/two-digit-msd/ab-g106.json).
+// docs/experiments/issue15-steps.md).
 #ifdef SORTBENCH_LEAN_BUILD
 // The lean build: the points a committed best.json names (cmake/lean_points.cmake).
 #define SORTBENCH_RADIX_REGISTER_TWO_DIGIT(...) SORTBENCH_REGISTER_VARIANT((two_digit_msd_local_info<__VA_ARGS__>()));

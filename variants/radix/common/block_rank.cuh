@@ -59,8 +59,8 @@ __device__ __forceinline__ unsigned warp_same_bit(unsigned label, unsigned bit) 
 // warp_match_any from those votes, two bits at a time: one three-input AND
 // (lop3) folds both into the peers, 2.5 instructions a bit instead of 3.
 // With the pass kernel's scatter through per-digit addresses, a sort at the
-// two-blocks-per-SM points took 1-7 % less time (results/h200/issue15-steps/
-// paired-ballots-pointer-scatter/). RankMatch below, at 16 and 24 items per
+// two-blocks-per-SM points took 1-7 % less time (H200;
+// docs/experiments/issue15-steps.md). RankMatch below, at 16 and 24 items per
 // thread, was slower with the predicated form (H200): it keeps warp_match_any.
 template <int LabelBits>
 __device__ __forceinline__ unsigned warp_match_any_predicated(unsigned label) {

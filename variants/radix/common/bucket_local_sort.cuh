@@ -17,7 +17,7 @@ namespace sortbench::radix {
 // unrolled, each compiled with its own shift. It helps some points and hurts
 // others, with no rule we could state (2^20 u32 keys, ipt9.tpb512: 50.9
 // against 43.5 us; 64-bit keys and ipt17 slower, up to 47 %; H100, both in
-// one run, issue15-steps/msd-local/unrolled-passes/), so it is a parameter.
+// one run, docs/experiments/issue15-steps.md), so it is a parameter.
 // MinBlocks: blocks per SM the kernel's registers must leave room for.
 // TopDigits: the most significant digits, equal across a bucket, that the
 // kernel does not sort.
@@ -123,8 +123,7 @@ __device__ __forceinline__ void bucket_sort_moved(typename P::template Smem<Bits
 // rank or value arrays live through the ranking), and the values are
 // gathered by place as the bucket is written back. 2^28 u32 pairs on an
 // H100: 7.03 against 7.69 ms at ipt12.tpb384, u64 + u32 14.06 against 16.05,
-// beside each other in one run (session g119, before the -0.0 mark below:
-// results/h100-80gb-hbm3/issue15-steps/two-digit-msd/packed-pairs/).
+// measured side by side, before the -0.0 mark below (docs/experiments/issue15-steps.md).
 template <class P, class Bits, class V>
 struct BucketPacking {
   static constexpr int kPasses = P::template kPasses<Bits>;

@@ -270,12 +270,12 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
   // array of ranks is live through the ranking, the kernel's register peak
   // (u32 keys at 28 keys a thread spilled 64 bytes, now none; 2^28 on an
   // H200 3-14 % less time at 512 x 16..32 tiles, u64 keys 2-11 % at 16..20:
-  // results/h200/issue15-steps/fused-rank-reorder/). With values the ranks
+  // docs/experiments/issue15-steps.md). With values the ranks
   // are needed again for the values, and writing each key at once was 1-7 %
-  // slower (sessions g84, g85 there); pairs keep the rank array and the
+  // slower; pairs keep the rank array and the
   // barrier before the reorder. With the counters out of the union the
   // barrier no longer guards shared memory, but removing it was no faster
-  // (0.997-1.011x the time, results/h200/issue15-steps/pairs-barrier/).
+  // (0.997-1.011x the time, docs/experiments/issue15-steps.md).
   unsigned rank[kHasValues<V> ? Items : 1];
   if constexpr (kHasValues<V>) {
     Rank::rank(s.warp_offset, digit, rank);
@@ -366,8 +366,8 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
 
 // A tile of a pass with its digit map and (keys only) its fullness fixed at
 // compile time. Pairs test the tile's end at run time: a full-tile copy of
-// the pairs' tile was 6-10 % slower at 2^28 u32 + u32 on an H200 (sessions
-// g92, g93 in results/h200/issue15-steps/pass-key-code/).
+// the pairs' tile was 6-10 % slower at 2^28 u32 + u32 on an H200
+// (docs/experiments/issue15-steps.md).
 template <class P, bool WrittenThisLaunch, class Bits, class V>
 __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
                                           const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
@@ -438,8 +438,7 @@ __device__ __forceinline__ void spin_until_at_least(const unsigned* count, unsig
 // Keys one histogram ticket of top_digit_first_kernel counts, per thread:
 // 4, not 16, was 0.8-3.7 us faster at 2^14..2^17 when the histogram was a
 // kernel of its own (8 to 32 blocks at 2^16; H100,
-// issue15-steps/msd-local/top-pass/); 8 was no faster in this kernel
-// (fused-histogram/release-add/).
+// docs/experiments/issue15-steps.md); 8 was no faster in this kernel.
 constexpr int kTopHistItems = 4;
 
 // A whole TopDigitFirst sort but the clear in one persistent launch: the

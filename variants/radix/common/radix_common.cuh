@@ -84,7 +84,7 @@ KeyMap<Bits> key_map(const Problem& p) {
 // than u32 keys through the same kernel at 2^28 on an H200
 // (results/h200/goals-keys-2e28.json, build 8131df2). With the code, f32 keys
 // take 9-13 % less time, f64 7-10 %, i32 1-2 %, u32 keys up to 1 % more
-// (results/h200/issue15-steps/pass-key-code/).
+// (docs/experiments/issue15-steps.md).
 // Signed: the sign bit flipped. Floats: a negative x becomes -x (two's
 // complement of its bits) and a positive one x | sign, so -0.0 would meet
 // +0.0 at `sign`; -0.0 takes 0, the one code nothing else takes. The two
