@@ -135,6 +135,14 @@ double clock_of(const PointResult& r, const json& context) {
   return context.value("device", json::object()).value("sm_clock_peak_mhz", 0.0);
 }
 
+// One run with a hot L2 and the other cold: no verdict either way.
+void mark_l2_mismatch(PointComparison& pc, const PointResult& b, const PointResult& n, std::vector<std::string>& notes) {
+  if (b.cold_l2 == n.cold_l2) return;
+  pc.verdict = Verdict::unsure;
+  notes.push_back(std::string("L2 ") + (b.cold_l2 ? "cold" : "hot") + " in BASE, " + (n.cold_l2 ? "cold" : "hot") +
+                  " in NEW: not comparable");
+}
+
 void judge_timed(PointComparison& pc, const PointResult& b, const PointResult& n, const CompareOptions& o,
                  const json& base_ctx, const json& new_ctx) {
   pc.base_samples = b.time_ms.raw.size();
@@ -172,11 +180,7 @@ void judge_timed(PointComparison& pc, const PointResult& b, const PointResult& n
                       "); rerun with steady clocks");
     }
   }
-  if (b.cold_l2 != n.cold_l2) {
-    pc.verdict = Verdict::unsure;
-    notes.push_back(std::string("L2 ") + (b.cold_l2 ? "cold" : "hot") + " in BASE, " + (n.cold_l2 ? "cold" : "hot") +
-                    " in NEW: not comparable");
-  }
+  mark_l2_mismatch(pc, b, n, notes);
   if (pc.verdict == Verdict::unsure && notes.empty())
     notes.push_back("change of " + percent(pc.change) + " not significant at alpha " + number(o.alpha) + " (p " +
                     p_text(pc.p) + ")");
@@ -221,11 +225,7 @@ void judge_energy_point(PointComparison& pc, const PointResult& b, const PointRe
     notes.push_back("SM clock " + number(pc.base_clock_mhz, 4) + " -> " + number(pc.new_clock_mhz, 4) + " MHz (" +
                     percent(ratio - 1.0) + ")");
   }
-  if (b.cold_l2 != n.cold_l2) {
-    pc.verdict = Verdict::unsure;
-    notes.push_back(std::string("L2 ") + (b.cold_l2 ? "cold" : "hot") + " in BASE, " + (n.cold_l2 ? "cold" : "hot") +
-                    " in NEW: not comparable");
-  }
+  mark_l2_mismatch(pc, b, n, notes);
   for (const auto& s : notes) pc.note += (pc.note.empty() ? "" : "; ") + s;
 }
 
