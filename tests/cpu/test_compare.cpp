@@ -354,3 +354,21 @@ TEST(CompareEnergy, ReportsAreJudgedByJoulesAndMissingEnergyIsUnsure) {
   o.metric = CompareMetric::time;
   EXPECT_EQ(compare_reports(base, next, o).exit_code(), 0);
 }
+
+// One run with a hot L2 and the other cold is no comparison, by time or by energy.
+TEST(Compare, HotAgainstColdL2IsUnsure) {
+  const auto samples = noisy(1.0, 0.005, 50, 5);
+  PointResult hot = with_energy(timed_point("radix.a", samples), 0.010);
+  hot.cold_l2 = false;
+  scale_samples(hot, 1.2);
+  const Report base = report_of({with_energy(timed_point("radix.a", samples), 0.010)});
+  const Report next = report_of({hot});
+  for (CompareMetric m : {CompareMetric::time, CompareMetric::energy}) {
+    CompareOptions o;
+    o.metric = m;
+    const Comparison c = compare_reports(base, next, o);
+    const PointComparison& p = only_point(c);
+    EXPECT_EQ(p.verdict, Verdict::unsure);
+    EXPECT_NE(p.note.find("L2 cold in BASE, hot in NEW: not comparable"), std::string::npos) << p.note;
+  }
+}
