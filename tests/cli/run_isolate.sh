@@ -58,8 +58,12 @@ JSON
 for i in 0 1 2; do
   CUDA_VISIBLE_DEVICES= "$bin" run --config sh.json --isolate --fake-evaluator --shard $i/3 --out sh$i.json     > /dev/null 2> sh-err$i.txt || fail "run --shard $i/3 exited $?: $(tail -2 sh-err$i.txt)"
 done
-CUDA_VISIBLE_DEVICES= "$bin" run --config sh.json --isolate --fake-evaluator --out whole.json > /dev/null 2>&1   || fail "the unsharded run exited $?"
-"$bin" merge --out merged.json sh0.json sh1.json sh2.json > /dev/null 2> merge-err.txt   || fail "merge of the shards exited $?: $(cat merge-err.txt)"
+CUDA_VISIBLE_DEVICES= "$bin" run --config sh.json --isolate --fake-evaluator --out whole.json > whole.txt 2>&1   || fail "the unsharded run exited $?"
+"$bin" merge --out merged.json sh0.json sh1.json sh2.json > merge.txt 2> merge-err.txt   || fail "merge of the shards exited $?: $(cat merge-err.txt)"
+# The merge prints the table the whole run prints, over the same workloads.
+table_rows() { grep -E '^(workload|u32|u64)' "$1" | awk '{print $1, $2, $3}' | sort; }
+[ "$(table_rows merge.txt | wc -l)" -eq 17 ] && [ "$(table_rows merge.txt)" = "$(table_rows whole.txt)" ] \
+  || fail "merge's summary table differs from the whole run's: $(cat merge.txt)"
 python3 - sh0.json sh1.json sh2.json merged.json whole.json <<'PY' || fail "shard check failed"
 import json, sys
 shards = [json.load(open(p)) for p in sys.argv[1:4]]

@@ -1,8 +1,10 @@
 // sortbench merge: joins shard reports (and their caches) of one tune space,
 // or reports of plain runs, into one report; for tune reports also best.json.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 #include "cli.hpp"
 #include "sortbench/config.hpp"
@@ -74,6 +76,17 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
     const bool is_tune = merged.context.contains("tune");
     const std::string out = vm["out"].as<std::string>();
     writes.add(out, "--out", report_to_json(merged).dump(1) + "\n");
+    // A merged run reads as one run would: the table run prints, over every
+    // shard's results, against the config's baselines. Shards deal workloads
+    // by size, so the rows are put back in workload order.
+    if (!is_tune) {
+      std::vector<PointResult> rows = merged.results;
+      std::stable_sort(rows.begin(), rows.end(), [](const PointResult& a, const PointResult& b) {
+        return std::tie(a.key, a.value, a.distribution, a.n) < std::tie(b.key, b.value, b.distribution, b.n);
+      });
+      const json baselines = merged.context.value("config", json::object()).value("baselines", json::array());
+      summary += summary_table(rows, baselines.get<std::vector<std::string>>());
+    }
     summary += "report: " + out + " (" + std::to_string(merged.results.size()) + " results from " +
                std::to_string(reports.size()) + " reports)\n";
     if (is_tune && !vm.count("no-best")) {
