@@ -5,12 +5,16 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <type_traits>
+#include <vector>
 
 namespace sortbench::energy {
 namespace {
@@ -117,56 +121,101 @@ std::optional<double> Counter::power_limit_w() const {
   return mw / 1000.0;
 }
 
-std::optional<Window> measure_window(const Counter& c, const std::function<void()>& op, double min_seconds,
-                                     std::string* why, double max_seconds) {
+std::optional<Window> measure_window(const Counter& c, const Ops& ops, double min_seconds, std::string* why,
+                                     double max_seconds) {
   using clock = std::chrono::steady_clock;
+  const auto begin = clock::now();
+  auto secs = [&](clock::time_point t) { return std::chrono::duration<double>(t - begin).count(); };
   auto fail = [&](const std::string& w) -> std::optional<Window> {
     if (why) *why = w;
     return std::nullopt;
   };
-  const auto begin = clock::now();
-  auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
-  // Runs op until the counter steps; the step's reading and time.
-  auto until_step = [&](std::size_t* ops) -> std::optional<std::pair<unsigned long long, clock::time_point>> {
-    const auto first = c.total_mj();
-    if (!first) return std::nullopt;
-    for (;;) {
-      op();
-      if (ops) ++*ops;
-      const auto now = c.total_mj();
-      if (!now) return std::nullopt;
-      if (*now != *first) return std::make_pair(*now, clock::now());
-      if (since(begin) > max_seconds) return std::nullopt;
-    }
+  auto cannot = [&] {
+    return fail(c.why_not().empty() ? "the energy counter did not step within " + std::to_string(int(max_seconds)) + " s"
+                                    : c.why_not());
   };
-  const auto start = until_step(nullptr);
-  if (!start) return fail(c.why_not().empty() ? "the energy counter did not step within " +
-                                                    std::to_string(int(max_seconds)) + " s"
-                                              : c.why_not());
-  std::size_t ops = 0;
-  // The power reading at every step of the counter in the window.
+  struct Step {
+    unsigned long long mj;
+    double t, sigma;  // the step's time (the middle of the polls around it) and its uniform error
+  };
+  struct Span {
+    double start, end;  // when the operation had the GPU to itself
+  };
+  const std::size_t ahead = std::max<std::size_t>(1, ops.in_flight);
+  std::vector<double> launched;  // when each operation was enqueued
+  std::vector<Span> done;
+  std::vector<Step> steps;
   double power_sum = 0;
   std::size_t power_reads = 0;
-  unsigned long long last = start->first;
-  while (since(start->second) < min_seconds) {
-    op();
-    ++ops;
-    if (const auto now = c.total_mj(); now && *now != last) {
-      last = *now;
-      if (const auto w = c.power_w()) power_sum += *w, ++power_reads;
+  auto first = c.total_mj();
+  if (!first) return cannot();
+  unsigned long long last = *first;
+  double last_poll = 0;
+  // Operations run back to back, `ahead` enqueued at a time; between
+  // launches the counter and the oldest operation are polled, so each step
+  // of the counter and each operation's end are known to within a poll.
+  // The window runs from the first step to the first step at least
+  // min_seconds later, and ends once the operation that step fell in is done.
+  for (;;) {
+    while (launched.size() < done.size() + ahead) {
+      launched.push_back(secs(clock::now()));
+      ops.launch(launched.size() - 1);
     }
+    const auto now_mj = c.total_mj();
+    const double t = secs(clock::now());
+    if (!now_mj) return cannot();
+    // The window's first step is one taken after an operation has finished:
+    // the GPU is busy and its clocks settled on both sides of it.
+    if (*now_mj != last) {
+      last = *now_mj;
+      if (!steps.empty() || (!done.empty() && last_poll >= done.front().end))
+        steps.push_back({last, 0.5 * (last_poll + t), (t - last_poll) / std::sqrt(12.0)});
+      if (steps.size() > 1)
+        if (const auto w = c.power_w()) power_sum += *w, ++power_reads;
+    }
+    last_poll = t;
+    if (ops.finished(done.size())) {
+      const double end = secs(clock::now());
+      const double start = std::max(launched[done.size()], done.empty() ? launched[0] : done.back().end);
+      done.push_back({start, end});
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    const bool closed = steps.size() >= 2 && steps.back().t - steps.front().t >= min_seconds;
+    if (closed && !done.empty() && done.back().end >= steps.back().t) break;
+    if (steps.size() >= 2 && !closed) steps.erase(steps.begin() + 1);  // only the first and the latest matter
+    if (t > max_seconds) return cannot();
   }
-  const auto end = until_step(&ops);
-  if (!end) return fail(c.why_not().empty() ? "the energy counter did not step within " +
-                                                  std::to_string(int(max_seconds)) + " s"
-                                            : c.why_not());
+  while (done.size() < launched.size()) {  // nothing left running on return
+    if (ops.finished(done.size())) done.push_back({done.back().end, secs(clock::now())});
+  }
+  const Step& s0 = steps.front();
+  const Step& s1 = steps.back();
   Window w;
-  w.joules = double(end->first - start->first) / 1000.0;
-  w.ops = ops;
-  w.seconds = std::chrono::duration<double>(end->second - start->second).count();
+  w.joules = double(s1.mj - s0.mj) / 1000.0;
+  w.seconds = s1.t - s0.t;
+  // Each operation counts by the share of its span inside the window; the
+  // two cut at the ends carry the steps' timing error.
+  double var = 0;
+  for (const Span& o : done) {
+    const double len = o.end - o.start;
+    if (len <= 0) continue;
+    w.ops += std::clamp((std::min(o.end, s1.t) - std::max(o.start, s0.t)) / len, 0.0, 1.0);
+    for (const Step* st : {&s0, &s1})
+      if (o.start <= st->t && st->t < o.end) var += (st->sigma / len) * (st->sigma / len);
+  }
+  w.rel_error = w.ops > 0 ? std::sqrt(var) / w.ops : 0;
   if (const auto p = c.power_w()) power_sum += *p, ++power_reads;
   w.power_reading_w = power_reads ? power_sum / double(power_reads) : 0;
   return w;
+}
+
+std::optional<Window> measure_window(const Counter& c, const std::function<void()>& op, double min_seconds,
+                                     std::string* why, double max_seconds) {
+  // Each operation waits for itself: its span is its launch, and a step of
+  // the counter is only seen between operations.
+  return measure_window(c, Ops{[&](std::size_t) { op(); }, [](std::size_t) { return true; }, 1}, min_seconds, why,
+                        max_seconds);
 }
 
 }  // namespace sortbench::energy

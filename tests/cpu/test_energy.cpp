@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <thread>
+#include <vector>
 
 #include "sortbench/energy.hpp"
 
@@ -37,9 +38,66 @@ TEST(Energy, AWindowOnStepsOfTheCounterGivesTheDraw) {
   // NVML's power reading, the cross-check, read at the window's steps.
   EXPECT_DOUBLE_EQ(w->power_reading_w, 350);
   // The operations counted are those between the two steps, not those run to find the first.
-  EXPECT_LT(w->ops, calls);
-  EXPECT_NEAR(double(w->ops) * 0.004, w->seconds, 0.25 * w->seconds);
-  EXPECT_NEAR(w->joules_per_op(), w->joules / double(w->ops), 1e-12);
+  EXPECT_LT(w->ops, double(calls));
+  EXPECT_NEAR(w->ops * 0.004, w->seconds, 0.25 * w->seconds);
+  EXPECT_NEAR(w->joules_per_op(), w->joules / w->ops, 1e-12);
+}
+
+namespace {
+// Operations of a fixed length run back to back on a pretend GPU: each starts
+// when it is enqueued or when the one before it ends, whichever is later.
+struct PretendGpu {
+  using clock = std::chrono::steady_clock;
+  explicit PretendGpu(double op_s) : op(std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(op_s))) {}
+  clock::duration op;
+  std::vector<clock::time_point> ends;
+  energy::Ops ops() {
+    return {[this](std::size_t i) {
+              ASSERT_EQ(i, ends.size());
+              ends.push_back(std::max(clock::now(), ends.empty() ? clock::now() : ends.back()) + op);
+            },
+            [this](std::size_t i) { return clock::now() >= ends.at(i); }, 2};
+  }
+};
+}  // namespace
+
+// Operations the window does not wait for: the steps are timed to within a
+// poll, so the operations the steps cut count by their share and the energy
+// of one operation comes out to well within one operation over the window,
+// for operations shorter and longer than the counter's 100 ms step.
+TEST(Energy, AWindowCountsTheOperationsItsStepsCutByTheirShare) {
+  setenv("FAKE_NVML_MODE", "ok", 1);
+  setenv("FAKE_NVML_WATTS", "350", 1);
+  const energy::Counter c = energy::Counter::open("0000:18:00.0", fake());
+  for (const double op_s : {0.030, 0.250}) {
+    SCOPED_TRACE(op_s);
+    PretendGpu gpu(op_s);
+    std::string why;
+    const auto w = energy::measure_window(c, gpu.ops(), 0.5, &why);
+    ASSERT_TRUE(w) << why;
+    EXPECT_GE(w->seconds, 0.5);
+    // Not whole operations: the window's ends fall inside them.
+    EXPECT_NEAR(w->ops, w->seconds / op_s, 0.15);
+    EXPECT_NEAR(w->joules_per_op(), 350 * op_s, 350 * op_s * 0.03);
+    EXPECT_GT(w->rel_error, 0);
+    EXPECT_LT(w->rel_error, 0.01);
+    // Nothing is left running when the window returns.
+    EXPECT_LE(gpu.ends.back(), PretendGpu::clock::now());
+  }
+}
+
+// An operation that waits for itself: a step is only seen between operations,
+// so each end is uncertain by one operation (uniform), as the error says.
+TEST(Energy, AWaitingOperationIsUncertainByOneOperationAtEachEnd) {
+  setenv("FAKE_NVML_MODE", "ok", 1);
+  setenv("FAKE_NVML_WATTS", "350", 1);
+  const energy::Counter c = energy::Counter::open("0000:18:00.0", fake());
+  std::string why;
+  const auto w = energy::measure_window(
+      c, [] { std::this_thread::sleep_for(std::chrono::milliseconds(40)); }, 0.5, &why);
+  ASSERT_TRUE(w) << why;
+  // About sqrt(2/12) of an operation over the window's operations.
+  EXPECT_NEAR(w->rel_error * w->ops, std::sqrt(2.0 / 12.0), 0.1);
 }
 
 TEST(Energy, MissingLibraryOrPermissionIsAReason) {

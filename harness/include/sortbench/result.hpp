@@ -75,10 +75,10 @@ struct EnergyResult {
   double watts_mean = 0;      // over the sorts' window, restores included
   double power_reading_w = 0; // NVML's power reading over the window: a cross-check of watts_mean (0: none)
   double window_s = 0;        // the sorts' window, between two steps of the counter
-  std::size_t sorts = 0;      // sorts in that window
+  std::size_t sorts = 0;      // sorts in that window (rounded: the batches at its ends count by their share)
   double restore_joules = 0;  // one input restore, subtracted
-  // The window's own relative error: each end of it falls somewhere within
-  // one batch of sorts (a uniform error of one batch over those it holds).
+  // The window's own relative error: each end is timed to within the polls
+  // of the counter around it, as a share of the batch of sorts it cut.
   double rel_error = 0;
   std::string method;
   std::string missing;        // why not measured (no NVML, no permission, a host variant, ...)

@@ -9,8 +9,9 @@
 // operations that starts and ends on a step of the counter: operations run
 // until the counter steps, then at least `min_seconds` more, then until it
 // steps again. The energy between the two steps over the operations run
-// between them is the energy of one operation, to within one operation at
-// each end.
+// between them is the energy of one operation. The counter is polled while
+// operations run, so each step's time is known to within a poll, and the two
+// operations the steps cut count by the share of their time inside.
 #pragma once
 
 #include <cstddef>
@@ -48,18 +49,35 @@ std::string nvml_status(const std::string& library = "");
 
 struct Window {
   double joules = 0;      // between the two steps of the counter
-  std::size_t ops = 0;    // operations completed between them
+  // Operations between them: the two the steps fell in count by the share of
+  // their time inside the window.
+  double ops = 0;
   double seconds = 0;     // wall time between them
+  // The relative error of ops from the steps' timing: each step is known to
+  // within the polls around it, as a share of the operation it fell in.
+  double rel_error = 0;
   // NVML's instantaneous power reading at each step of the counter inside the
   // window, averaged: a cross-check of joules / seconds (0: none read).
   double power_reading_w = 0;
   double watts_mean() const { return seconds > 0 ? joules / seconds : 0; }
-  double joules_per_op() const { return ops ? joules / double(ops) : 0; }
+  double joules_per_op() const { return ops > 0 ? joules / ops : 0; }
 };
 
-// Runs `op` (which must wait for its own work) back to back over a window of
-// at least min_seconds between two steps of the counter. nullopt with *why
-// set when the counter cannot be read or does not step within max_seconds.
+// Operations the window enqueues without waiting for them, `in_flight` at a
+// time so the GPU never waits on the host, polling in between.
+struct Ops {
+  std::function<void(std::size_t i)> launch;    // enqueue operation i (0, 1, ...)
+  std::function<bool(std::size_t i)> finished;  // whether operation i has finished; never waits
+  std::size_t in_flight = 2;
+};
+
+// Runs operations back to back over a window of at least min_seconds between
+// two steps of the counter. nullopt with *why set when the counter cannot be
+// read or does not step within max_seconds.
+std::optional<Window> measure_window(const Counter& c, const Ops& ops, double min_seconds, std::string* why,
+                                     double max_seconds = 30);
+// The same with an operation that waits for its own work: a step is then
+// only seen between operations, to within one operation.
 std::optional<Window> measure_window(const Counter& c, const std::function<void()>& op, double min_seconds,
                                      std::string* why, double max_seconds = 30);
 

@@ -18,6 +18,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/distributed.hpp"
+#include "sortbench/measure_loop.hpp"
 #include "sortbench/nccl.hpp"
 #include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
@@ -441,41 +442,28 @@ PointResult DistributedRunner::measure(const VariantInfo& v) {
       return combine_parts(p, s.gather_values(mine), v.stable);
     };
 
-    for (int i = 0; i < std::max(1, s.m.warmup_runs); ++i) {
+    MeasureSteps steps;
+    steps.warmup_runs = std::max(1, s.m.warmup_runs);
+    steps.warm_up = [&] {
       restore(false);
       inst->run(s.team, shards);
       s.sync_all();
-      if (i == 0) {
-        r.validation = check();
-        if (!r.validation.ok()) {
-          r.status = Status::failed;
-          r.reason = "validation: " + r.validation.message;
-          return r;
-        }
-      }
-    }
-    StopRule rule(s.m);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (;;) {
+    };
+    steps.check = check;
+    steps.sample = [&]() -> std::optional<double> {
       restore(s.m.cold_l2);
       s.record_start();
       inst->run(s.team, shards);
-      rule.add(double(s.record_stop_and_wait()));
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      r.stop_reason = rule.done(elapsed);
-      // One per process: the times are the same on every rank, the wall clocks not; any rank's stop stops all.
-      if (s.one_per_process && s.max_over_ranks(r.stop_reason.empty() ? 0 : 1) > 0 && r.stop_reason.empty())
-        r.stop_reason = "budget";
-      if (!r.stop_reason.empty()) break;
-    }
-    const Validation last = check();
-    if (!last.ok()) {
-      r.validation = last;
-      r.status = Status::failed;
-      r.reason = "validation of the last timed run: " + last.message;
-      return r;
-    }
-    r.time_ms = summarize(rule.samples());
+      return double(s.record_stop_and_wait());
+    };
+    // One per process: the times are the same on every rank, the wall clocks not; any rank's stop stops all.
+    if (s.one_per_process)
+      steps.agree_stop = [&](const std::string& mine) {
+        return s.max_over_ranks(mine.empty() ? 0 : 1) > 0 && mine.empty() ? std::string("budget") : mine;
+      };
+    const auto samples = measure_samples(s.m, steps, r);
+    if (!samples) return r;
+    r.time_ms = summarize(*samples);
     // Phases and bytes sent, from a few more runs (their events would perturb the timed ones).
     std::vector<std::vector<double>> phase_samples;
     std::vector<std::string> phase_names;

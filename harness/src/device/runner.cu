@@ -14,6 +14,7 @@
 
 #include "sortbench/device.hpp"
 #include "sortbench/energy.hpp"
+#include "sortbench/measure_loop.hpp"
 #include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
 
@@ -72,6 +73,22 @@ std::size_t energy_batch(double op_ms) {
   return std::size_t(std::clamp(std::ceil(kEnergyBatchMs / std::max(op_ms, 1e-4)), 1.0, 100000.0));
 }
 
+// A batch enqueued on `stream` as an energy window's operation, two in
+// flight, each ending on one of the two events the window polls.
+energy::Ops batches(const std::function<void()>& enqueue, cudaStream_t stream, const cudaEvent_t* done) {
+  return energy::Ops{[=](std::size_t i) {
+                       enqueue();
+                       cuda_check(cudaEventRecord(done[i % 2], stream), "event");
+                     },
+                     [=](std::size_t i) {
+                       const cudaError_t e = cudaEventQuery(done[i % 2]);
+                       if (e == cudaErrorNotReady) return false;
+                       cuda_check(e, "energy window");
+                       return true;
+                     },
+                     2};
+}
+
 }  // namespace
 
 struct Runner::State {
@@ -79,6 +96,7 @@ struct Runner::State {
   DeviceInfo info;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
+  cudaEvent_t batch_done[2] = {nullptr, nullptr};  // the energy window's batches in flight
   DeviceBuffer flush;
   unsigned long long* clock_host = nullptr;
   unsigned long long* clock_dev = nullptr;
@@ -103,6 +121,7 @@ Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make
   cuda_check(cudaStreamCreateWithFlags(&st_->stream, cudaStreamNonBlocking), "runner stream");
   cuda_check(cudaEventCreate(&st_->start), "runner events");
   cuda_check(cudaEventCreate(&st_->stop), "runner events");
+  for (cudaEvent_t& e : st_->batch_done) cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "runner events");
   // A write of an L2-sized buffer evicts whatever the previous sample left there.
   if (!st_->flush.alloc(std::max<std::size_t>(info.l2_bytes, 1 << 20)))
     throw CudaError(cudaErrorMemoryAllocation, "L2 flush buffer");
@@ -121,6 +140,7 @@ Runner::~Runner() {
   cudaFreeHost(st_->clock_host);
   cudaEventDestroy(st_->start);
   cudaEventDestroy(st_->stop);
+  for (cudaEvent_t e : st_->batch_done) cudaEventDestroy(e);
   cudaStreamDestroy(st_->stream);
 }
 
@@ -241,78 +261,46 @@ PointResult Runner::measure(const VariantInfo& v) {
                   " GiB free");
     if (!temp.alloc(r.temp_bytes)) return skip("out of device memory allocating " + gib(double(r.temp_bytes)) + " GiB of temporary storage");
 
-    for (int i = 0; i < s.m.warmup_runs; ++i) {
+    std::vector<double> clocks;
+    const double peak = double(s.info.sm_clock_peak_mhz);
+    std::size_t sample_no = 0;
+    MeasureSteps steps;
+    steps.warmup_runs = s.m.warmup_runs;
+    steps.warm_up = [&] {
       restore();
       inst->run(b, temp.p, temp.bytes, s.stream);
       cuda_check(cudaStreamSynchronize(s.stream), "warm-up run");
-      if (i == 0) {
-        r.validation = check();
-        if (!r.validation.ok()) {
-          r.status = Status::failed;
-          r.reason = "validation: " + r.validation.message;
-          return r;
-        }
-      }
-    }
-
-    StopRule rule(s.m);
-    std::vector<double> clocks;
-    const double peak = double(s.info.sm_clock_peak_mhz);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (;;) {
+    };
+    steps.check = check;
+    steps.sample = [&]() -> std::optional<double> {
       restore();
-      double ms = 0, mhz = 0;
       if (v.host) {
         const auto h0 = std::chrono::steady_clock::now();
         inst->run(b, nullptr, 0, s.stream);
-        ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
-      } else {
-        if (s.m.cold_l2)
-          cuda_check(cudaMemsetAsync(s.flush.p, int(rule.samples().size() & 0xff), s.flush.bytes, s.stream), "L2 flush");
-        cuda_check(cudaEventRecord(s.start, s.stream), "event");
-        inst->run(b, temp.p, temp.bytes, s.stream);
-        cuda_check(cudaEventRecord(s.stop, s.stream), "event");
-        sm_clock_probe<<<1, 1, 0, s.stream>>>(s.clock_dev);
-        cuda_check(cudaGetLastError(), "clock probe");
-        cuda_check(cudaStreamSynchronize(s.stream), "sample");
-        float f = 0;
-        cuda_check(cudaEventElapsedTime(&f, s.start, s.stop), "event time");
-        ms = f;
-        const double ns = double(s.clock_host[1]);
-        mhz = ns > 0 ? double(s.clock_host[0]) / ns * 1e3 : 0;
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
       }
-      if (!v.host && peak > 0 && mhz < s.m.throttle_ratio * peak) {
-        ++r.throttled_samples;  // discarded, as NVBench does
-      } else {
-        rule.add(ms);
-        if (!v.host) clocks.push_back(mhz);
-      }
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      r.stop_reason = rule.done(elapsed);
-      if (!r.stop_reason.empty()) break;
-      if (r.throttled_samples > std::size_t(s.m.max_samples)) {
-        r.stop_reason = "throttled";
-        break;
-      }
-    }
+      if (s.m.cold_l2)
+        cuda_check(cudaMemsetAsync(s.flush.p, int(sample_no & 0xff), s.flush.bytes, s.stream), "L2 flush");
+      cuda_check(cudaEventRecord(s.start, s.stream), "event");
+      inst->run(b, temp.p, temp.bytes, s.stream);
+      cuda_check(cudaEventRecord(s.stop, s.stream), "event");
+      sm_clock_probe<<<1, 1, 0, s.stream>>>(s.clock_dev);
+      cuda_check(cudaGetLastError(), "clock probe");
+      cuda_check(cudaStreamSynchronize(s.stream), "sample");
+      float ms = 0;
+      cuda_check(cudaEventElapsedTime(&ms, s.start, s.stop), "event time");
+      const double ns = double(s.clock_host[1]);
+      const double mhz = ns > 0 ? double(s.clock_host[0]) / ns * 1e3 : 0;
+      if (peak > 0 && mhz < s.m.throttle_ratio * peak) return std::nullopt;
+      ++sample_no;
+      clocks.push_back(mhz);
+      return double(ms);
+    };
+    const auto samples = measure_samples(s.m, steps, r);
     r.dispatch = inst->dispatched();
-    // The last sample's output is checked too: every timed run must be right.
-    const Validation last = check();
-    if (!last.ok()) {
-      r.validation = last;
-      r.status = Status::failed;
-      r.reason = "validation of the last timed run: " + last.message;
-      return r;
-    }
-    if (rule.samples().empty()) {
-      r.status = Status::failed;
-      r.reason = "every sample ran throttled (SM clock under " + std::to_string(int(s.m.throttle_ratio * 100)) +
-                 " % of peak)";
-      return r;
-    }
-    r.time_ms = summarize(rule.samples());
+    if (!samples) return r;
+    r.time_ms = summarize(*samples);
     if (!clocks.empty()) r.sm_clock_mhz = summarize(clocks).median;
-    r.throttled = r.throttled_samples > 0;
     const double sec = r.time_ms.median * 1e-3;
     if (sec > 0) {
       r.gkeys_per_s = double(p.n) / sec / 1e9;
@@ -360,10 +348,9 @@ EnergyResult Runner::measure_energy(const VariantInfo& v, Instance& inst, const 
     float restore_ms = 0;
     cuda_check(cudaEventElapsedTime(&restore_ms, s.start, s.stop), "event time");
     const std::size_t k = energy_batch(restore_ms);
-    const auto w = energy::measure_window(s.counter, [&] {
+    const auto w = energy::measure_window(s.counter, batches([&] {
       for (std::size_t i = 0; i < k; ++i) restore();
-      cuda_check(cudaStreamSynchronize(s.stream), "energy window (restores)");
-    }, window, &why);
+    }, s.stream, s.batch_done), window, &why);
     if (w) s.restore_joules = w->joules_per_op() / double(k);
     else s.restore_missing = "the restores' window: " + why;
   }
@@ -372,29 +359,30 @@ EnergyResult Runner::measure_energy(const VariantInfo& v, Instance& inst, const 
     return e;
   }
   const std::size_t k = energy_batch(sort_ms);
-  const auto w = energy::measure_window(s.counter, [&] {
+  const auto w = energy::measure_window(s.counter, batches([&] {
     for (std::size_t i = 0; i < k; ++i) {
       restore();
       inst.run(b, temp, temp_bytes, s.stream);
     }
-    cuda_check(cudaStreamSynchronize(s.stream), "energy window");
-  }, window, &why);
+  }, s.stream, s.batch_done), window, &why);
   if (!w) {
     e.missing = why;
     return e;
   }
+  const double sorts = w->ops * double(k);
   e.measured = true;
-  e.sorts = w->ops * k;
+  e.sorts = std::max<std::size_t>(1, std::size_t(std::llround(sorts)));
   e.window_s = w->seconds;
   e.watts_mean = w->watts_mean();
   e.power_reading_w = w->power_reading_w;
   e.restore_joules = s.restore_joules;
-  e.joules = std::max(0.0, w->joules / double(e.sorts) - s.restore_joules);
+  e.joules = std::max(0.0, w->joules / sorts - s.restore_joules);
   e.joules_per_gkey = s.w.n ? e.joules / (double(s.w.n) / 1e9) : 0;
-  e.rel_error = w->ops ? std::sqrt(2.0 / 12.0) / double(w->ops) : 0;
+  e.rel_error = w->rel_error;
   e.method = "NVML total energy between two steps of the counter over >= " + std::to_string(window).substr(0, 4) +
              " s of back-to-back sorts in batches of " + std::to_string(k) +
-             " (each from a restored input, L2 not flushed), less one restore's energy measured alone";
+             " (each from a restored input, L2 not flushed; the batches the steps cut counted by their share), "
+             "less one restore's energy measured alone";
   return e;
 }
 
