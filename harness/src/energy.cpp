@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -125,95 +126,120 @@ std::optional<Window> measure_window(const Counter& c, const Ops& ops, double mi
                                      double max_seconds) {
   using clock = std::chrono::steady_clock;
   const auto begin = clock::now();
-  auto secs = [&](clock::time_point t) { return std::chrono::duration<double>(t - begin).count(); };
+  auto now = [&] { return std::chrono::duration<double>(clock::now() - begin).count(); };
   auto fail = [&](const std::string& w) -> std::optional<Window> {
     if (why) *why = w;
     return std::nullopt;
   };
-  auto cannot = [&] {
-    return fail(c.why_not().empty() ? "the energy counter did not step within " + std::to_string(int(max_seconds)) + " s"
-                                    : c.why_not());
-  };
+  const std::string no_step = "the energy counter did not step within " + std::to_string(int(max_seconds)) + " s";
+  const auto first = c.total_mj();
+  if (!first) return fail(c.why_not());
+
+  // A thread of its own reads the counter back to back and times each step
+  // to within the reads around it: a read can take milliseconds (3.3 ms on
+  // one H200 machine), and operations launched between reads would leave
+  // the GPU idle, its idle draw counted as theirs.
   struct Step {
     unsigned long long mj;
-    double t, sigma;  // the step's time (the middle of the polls around it) and its uniform error
+    double t, sigma;  // the middle of the reads around the step, and its uniform error
+    double power_w;   // NVML's instantaneous reading just after it (0: none)
   };
+  std::mutex mu;
+  std::vector<Step> steps;
+  std::string read_error;
+  std::atomic<bool> stop{false};
+  std::thread poller([&, last = *first, last_t = now()]() mutable {
+    while (!stop.load()) {
+      const auto mj = c.total_mj();
+      const double t = now();
+      if (!mj) {
+        std::lock_guard<std::mutex> lock(mu);
+        read_error = c.why_not();
+        return;
+      }
+      if (*mj != last) {
+        const double p = c.power_w().value_or(0);
+        std::lock_guard<std::mutex> lock(mu);
+        steps.push_back({*mj, 0.5 * (last_t + t), (t - last_t) / std::sqrt(12.0), p});
+        last = *mj;
+      }
+      last_t = t;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  struct Join {
+    std::atomic<bool>& stop;
+    std::thread& t;
+    ~Join() {
+      stop = true;
+      if (t.joinable()) t.join();
+    }
+  } join{stop, poller};
+
+  // Operations run back to back, `ahead` enqueued at a time, each span from
+  // when the GPU could start it to when it was seen finished. The window runs
+  // from the first step after an operation has finished (the GPU busy and
+  // its clocks settled) to the first step at least min_seconds later, and
+  // closes once the operation that step fell in is done.
   struct Span {
-    double start, end;  // when the operation had the GPU to itself
+    double start, end;
   };
   const std::size_t ahead = std::max<std::size_t>(1, ops.in_flight);
-  std::vector<double> launched;  // when each operation was enqueued
+  std::vector<double> launched;
   std::vector<Span> done;
-  std::vector<Step> steps;
-  double power_sum = 0;
-  std::size_t power_reads = 0;
-  auto first = c.total_mj();
-  if (!first) return cannot();
-  unsigned long long last = *first;
-  double last_poll = 0;
-  // Operations run back to back, `ahead` enqueued at a time; between
-  // launches the counter and the oldest operation are polled, so each step
-  // of the counter and each operation's end are known to within a poll.
-  // The window runs from the first step to the first step at least
-  // min_seconds later, and ends once the operation that step fell in is done.
+  std::optional<Step> s0, s1;
   for (;;) {
     while (launched.size() < done.size() + ahead) {
-      launched.push_back(secs(clock::now()));
+      launched.push_back(now());
       ops.launch(launched.size() - 1);
     }
-    const auto now_mj = c.total_mj();
-    const double t = secs(clock::now());
-    if (!now_mj) return cannot();
-    // The window's first step is one taken after an operation has finished:
-    // the GPU is busy and its clocks settled on both sides of it.
-    if (*now_mj != last) {
-      last = *now_mj;
-      if (!steps.empty() || (!done.empty() && last_poll >= done.front().end))
-        steps.push_back({last, 0.5 * (last_poll + t), (t - last_poll) / std::sqrt(12.0)});
-      if (steps.size() > 1)
-        if (const auto w = c.power_w()) power_sum += *w, ++power_reads;
-    }
-    last_poll = t;
     if (ops.finished(done.size())) {
-      const double end = secs(clock::now());
-      const double start = std::max(launched[done.size()], done.empty() ? launched[0] : done.back().end);
-      done.push_back({start, end});
+      const double end = now();
+      done.push_back({std::max(launched[done.size()], done.empty() ? launched[0] : done.back().end), end});
     } else {
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
-    const bool closed = steps.size() >= 2 && steps.back().t - steps.front().t >= min_seconds;
-    if (closed && !done.empty() && done.back().end >= steps.back().t) break;
-    if (steps.size() >= 2 && !closed) steps.erase(steps.begin() + 1);  // only the first and the latest matter
-    if (t > max_seconds) return cannot();
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!read_error.empty()) return fail(read_error);
+      for (const Step& st : steps) {
+        if (!s0 && !done.empty() && st.t - st.sigma * std::sqrt(3.0) >= done.front().end) s0 = st;
+        if (s0 && !s1 && st.t >= s0->t + min_seconds) s1 = st;
+      }
+    }
+    if (s1 && done.back().end >= s1->t) break;
+    if (now() > max_seconds) return fail(no_step);
   }
-  while (done.size() < launched.size()) {  // nothing left running on return
-    if (ops.finished(done.size())) done.push_back({done.back().end, secs(clock::now())});
-  }
-  const Step& s0 = steps.front();
-  const Step& s1 = steps.back();
+  while (done.size() < launched.size())  // nothing left running on return
+    if (ops.finished(done.size())) done.push_back({done.back().end, now()});
+  stop = true;
+  poller.join();
+
   Window w;
-  w.joules = double(s1.mj - s0.mj) / 1000.0;
-  w.seconds = s1.t - s0.t;
+  w.joules = double(s1->mj - s0->mj) / 1000.0;
+  w.seconds = s1->t - s0->t;
   // Each operation counts by the share of its span inside the window; the
   // two cut at the ends carry the steps' timing error.
   double var = 0;
   for (const Span& o : done) {
     const double len = o.end - o.start;
     if (len <= 0) continue;
-    w.ops += std::clamp((std::min(o.end, s1.t) - std::max(o.start, s0.t)) / len, 0.0, 1.0);
-    for (const Step* st : {&s0, &s1})
+    w.ops += std::clamp((std::min(o.end, s1->t) - std::max(o.start, s0->t)) / len, 0.0, 1.0);
+    for (const Step* st : {&*s0, &*s1})
       if (o.start <= st->t && st->t < o.end) var += (st->sigma / len) * (st->sigma / len);
   }
   w.rel_error = w.ops > 0 ? std::sqrt(var) / w.ops : 0;
-  if (const auto p = c.power_w()) power_sum += *p, ++power_reads;
+  double power_sum = 0;
+  std::size_t power_reads = 0;
+  for (const Step& st : steps)
+    if (st.t > s0->t && st.t <= s1->t && st.power_w > 0) power_sum += st.power_w, ++power_reads;
   w.power_reading_w = power_reads ? power_sum / double(power_reads) : 0;
   return w;
 }
 
 std::optional<Window> measure_window(const Counter& c, const std::function<void()>& op, double min_seconds,
                                      std::string* why, double max_seconds) {
-  // Each operation waits for itself: its span is its launch, and a step of
-  // the counter is only seen between operations.
+  // Each operation waits for itself: its span is its launch.
   return measure_window(c, Ops{[&](std::size_t) { op(); }, [](std::size_t) { return true; }, 1}, min_seconds, why,
                         max_seconds);
 }

@@ -2,10 +2,12 @@
 // loads), for CPU tests. FAKE_NVML_MODE, read at each call: "ok" (default):
 // a GPU drawing FAKE_NVML_WATTS (default 400) whose total-energy counter
 // steps every 100 ms, as an H200's does; "no_permission" or "not_supported":
-// the counter read fails with NVML's code for that.
+// the counter read fails with NVML's code for that. FAKE_NVML_READ_US slows
+// each read of the counter down.
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace {
 const auto kStart = std::chrono::steady_clock::now();
@@ -27,6 +29,8 @@ int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, void** device) {
   return 0;
 }
 int nvmlDeviceGetTotalEnergyConsumption(void*, unsigned long long* mj) {
+  // FAKE_NVML_READ_US: how long a read takes (on one H200 machine, 3.3 ms).
+  if (const char* us = std::getenv("FAKE_NVML_READ_US")) std::this_thread::sleep_for(std::chrono::microseconds(std::atoi(us)));
   if (std::strcmp(mode(), "no_permission") == 0) return 4;
   if (std::strcmp(mode(), "not_supported") == 0) return 3;
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - kStart).count();

@@ -411,9 +411,10 @@ TEST(Runner, SkipsWhatCannotRun) {
   SORTBENCH_REQUIRE_GPU();
   const DeviceInfo dev = query_device(false);
   Runner r(MeasureSettings{}, dev);
-  // More keys than the GPU's memory holds.
+  // More keys than the GPU's memory holds (u64 values: u32 values cannot hold
+  // the index of a key past 2^32, which is refused first).
   const std::size_t huge = dev.total_mem / 4;
-  const std::string why = r.prepare({KeyType::u64, ValueType::u32, Order::ascending, huge, *parse_distribution("uniform", nullptr), 1});
+  const std::string why = r.prepare({KeyType::u64, ValueType::u64, Order::ascending, huge, *parse_distribution("uniform", nullptr), 1});
   EXPECT_NE(why.find("GiB free"), std::string::npos) << why;
   const PointResult p = r.measure(*Registry::instance().find(kReferenceVariant));
   EXPECT_EQ(p.status, Status::skipped);

@@ -9,9 +9,10 @@
 // operations that starts and ends on a step of the counter: operations run
 // until the counter steps, then at least `min_seconds` more, then until it
 // steps again. The energy between the two steps over the operations run
-// between them is the energy of one operation. The counter is polled while
-// operations run, so each step's time is known to within a poll, and the two
-// operations the steps cut count by the share of their time inside.
+// between them is the energy of one operation. A thread of its own reads the
+// counter back to back while the operations run, so each step's time is known
+// to within the reads around it, and the two operations the steps cut count
+// by the share of their time inside.
 #pragma once
 
 #include <cstddef>
@@ -64,7 +65,7 @@ struct Window {
 };
 
 // Operations the window enqueues without waiting for them, `in_flight` at a
-// time so the GPU never waits on the host, polling in between.
+// time so the GPU never waits on the host.
 struct Ops {
   std::function<void(std::size_t i)> launch;    // enqueue operation i (0, 1, ...)
   std::function<bool(std::size_t i)> finished;  // whether operation i has finished; never waits
@@ -76,8 +77,7 @@ struct Ops {
 // read or does not step within max_seconds.
 std::optional<Window> measure_window(const Counter& c, const Ops& ops, double min_seconds, std::string* why,
                                      double max_seconds = 30);
-// The same with an operation that waits for its own work: a step is then
-// only seen between operations, to within one operation.
+// The same with an operation that waits for its own work (one in flight).
 std::optional<Window> measure_window(const Counter& c, const std::function<void()>& op, double min_seconds,
                                      std::string* why, double max_seconds = 30);
 
