@@ -18,6 +18,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
 #include "sortbench/distributed.hpp"
+#include "sortbench/device_buffer.hpp"
 #include "sortbench/measure_loop.hpp"
 #include "sortbench/nccl.hpp"
 #include "sortbench/plan.hpp"
@@ -25,57 +26,18 @@
 #include "sortbench/worker.hpp"
 
 namespace sortbench {
-namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-std::string gib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", bytes / kGiB);
-  return buf;
-}
-
-struct Buffer {
-  int device = 0;
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  void reset() {
-    if (p) {
-      cudaSetDevice(device);
-      cudaFree(p);
-    }
-    p = nullptr;
-    bytes = 0;
-  }
-  bool alloc(int dev, std::size_t b) {
-    reset();
-    device = dev;
-    if (b == 0) return true;
-    cuda_check(cudaSetDevice(dev), "cudaSetDevice");
-    if (cudaMalloc(&p, b) != cudaSuccess) {
-      cudaGetLastError();
-      p = nullptr;
-      return false;
-    }
-    bytes = b;
-    return true;
-  }
-  ~Buffer() { reset(); }
-};
-
-}  // namespace
 
 struct DistributedRunner::State {
   MeasureSettings m;
   std::vector<int> devices;
   Team team;
   std::vector<cudaEvent_t> start, stop;  // per member
-  std::vector<Buffer> flush;
+  std::vector<DeviceBuffer> flush;
   bool comms_ready = false;
 
   Workload w;
   std::string workload_skip;
-  std::vector<Buffer> pristine_keys, pristine_values, keys, values;
+  std::vector<DeviceBuffer> pristine_keys, pristine_values, keys, values;
   std::vector<std::size_t> shard_n;
   LinkMeasurement link;  // at the prepared workload's shard size
   // One process per GPU (a launcher's ranks): this process's rank and the id file.
@@ -391,7 +353,7 @@ PointResult DistributedRunner::measure(const VariantInfo& v) {
   const std::size_t L = s.local();
   const bool pairs = p.value != ValueType::none;
   const std::size_t kb = key_bytes(p.key), vb = value_bytes(p.value);
-  std::vector<Buffer> temp(L);
+  std::vector<DeviceBuffer> temp(L);
   try {
     auto inst = v.make_distributed(p);
     std::vector<Shard> shards(L);
@@ -544,7 +506,7 @@ LinkMeasurement DistributedRunner::measure_link(std::size_t bytes) {
   const std::size_t local = s.local();
   if (g < 2 || bytes == 0) return L;
   if (s.one_per_process) L.devices = s.gather_values(s.devices);
-  std::vector<Buffer> send(local), recv(local);
+  std::vector<DeviceBuffer> send(local), recv(local);
   std::string why;
   for (std::size_t i = 0; i < local; ++i)
     if (!send[i].alloc(s.devices[i], bytes) || !recv[i].alloc(s.devices[i], bytes))

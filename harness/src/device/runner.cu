@@ -14,20 +14,13 @@
 
 #include "sortbench/device.hpp"
 #include "sortbench/energy.hpp"
+#include "sortbench/device_buffer.hpp"
 #include "sortbench/measure_loop.hpp"
 #include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
 
 namespace sortbench {
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-std::string gib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", bytes / kGiB);
-  return buf;
-}
 
 // Spins ~50 us and reports SM cycles and nanoseconds elapsed: the SM clock
 // right after a sample.
@@ -42,29 +35,6 @@ __global__ void sm_clock_probe(unsigned long long* out) {
   out[0] = (unsigned long long)(c1 - c0);
   out[1] = t1 - t0;
 }
-
-struct DeviceBuffer {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  void reset() {
-    if (p) cudaFree(p);
-    p = nullptr;
-    bytes = 0;
-  }
-  // Returns false (and clears the error) when the allocation fails.
-  bool alloc(std::size_t b) {
-    reset();
-    if (b == 0) return true;
-    if (cudaMalloc(&p, b) != cudaSuccess) {
-      cudaGetLastError();
-      p = nullptr;
-      return false;
-    }
-    bytes = b;
-    return true;
-  }
-  ~DeviceBuffer() { reset(); }
-};
 
 // Operations of an energy window: a batch long enough (kEnergyBatchMs) that
 // the host's launches keep the GPU busy between them.
