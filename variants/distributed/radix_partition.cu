@@ -24,7 +24,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "common.cuh"
+#include "local_sort.cuh"
+#include "distributed_sort.cuh"
+#include "exchange.cuh"
+#include "splitters.cuh"
+#include "merge_runs.cuh"
+#include "class_partition.cuh"
 
 namespace sortbench::distributed {
 namespace {

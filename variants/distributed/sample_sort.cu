@@ -15,7 +15,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common.cuh"
+#include "local_sort.cuh"
+#include "distributed_sort.cuh"
+#include "exchange.cuh"
+#include "splitters.cuh"
+#include "merge_runs.cuh"
 
 namespace sortbench::distributed {
 namespace {

@@ -48,7 +48,7 @@ inline std::size_t shard_size(std::size_t n, int world, int rank) {
 }
 
 // What each GPU of a distributed point p sorts its keys with on a GPU of
-// `gpu_model` (host logic; variants/distributed/common.cuh asks it with the
+// `gpu_model` (host logic; variants/distributed/local_sort.cuh asks it with the
 // current GPU's model): the radix point of ours that the model's best.json
 // picks for a shard of p (its "ours" where a library call won the range),
 // if it can sort the shard, else the radix family's default point. Null where

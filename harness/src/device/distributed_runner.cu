@@ -1,19 +1,11 @@
-// Measuring across GPUs (issue 16; README "Measurement across GPUs"). The
-// method is the single-GPU runner's: inputs restored and L2 flushed on every
-// GPU outside the timed region, noise-based stopping, every result validated
-// (here globally: summarize_part on each GPU, combine_parts over all). The timed region starts at an event
-// on the first GPU that every other GPU's stream waits on, and ends at an
-// event on the first GPU recorded after it waited for every other GPU's last
-// work: from the first GPU's start to the last GPU's finish.
+// Measuring across GPUs (issue 16; README "Measurement across GPUs"), over
+// the GPUs of gpu_group.hpp (NCCL's bootstrap, gathers, the group clock) and
+// the link of link_measurement.hpp. The method is the single-GPU runner's
+// (sortbench/measure_loop.hpp): inputs restored and L2 flushed on every GPU
+// outside the timed region, noise-based stopping, every result validated
+// (here globally: summarize_part on each GPU, combine_parts over all). The
+// timed region runs from the first GPU's start to the last GPU's finish.
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <numeric>
-#include <thread>
-
-#include <unistd.h>
 
 #include "sortbench/config.hpp"
 #include "sortbench/device.hpp"
@@ -23,170 +15,21 @@
 #include "sortbench/nccl.hpp"
 #include "sortbench/plan.hpp"
 #include "sortbench/stats.hpp"
-#include "sortbench/worker.hpp"
+
+#include "gpu_group.hpp"
+#include "link_measurement.hpp"
 
 namespace sortbench {
 
-struct DistributedRunner::State {
+struct DistributedRunner::State : GpuGroup {
   MeasureSettings m;
-  std::vector<int> devices;
-  Team team;
-  std::vector<cudaEvent_t> start, stop;  // per member
   std::vector<DeviceBuffer> flush;
-  bool comms_ready = false;
 
   Workload w;
   std::string workload_skip;
   std::vector<DeviceBuffer> pristine_keys, pristine_values, keys, values;
   std::vector<std::size_t> shard_n;
   LinkMeasurement link;  // at the prepared workload's shard size
-  // One process per GPU (a launcher's ranks): this process's rank and the id file.
-  bool one_per_process = false;
-  int world_size = 0, my_rank = 0;
-  std::string id_file;
-  int generation = 0;  // communicators made so far: a remade one reads a new id file
-  void* scratch = nullptr;  // device bytes for the host-side collectives (one per process)
-  std::size_t scratch_bytes = 0;
-
-  int g() const { return world_size; }                  // ranks in all
-  std::size_t local() const { return devices.size(); }  // ranks this process drives
-  int rank_of(std::size_t i) const { return team.local[i].rank; }
-  void set(std::size_t i) const { cuda_check(cudaSetDevice(devices[i]), "cudaSetDevice"); }
-  void sync_all() const {
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-      set(i);
-      cuda_check(cudaStreamSynchronize(team.local[i].stream), "synchronize");
-    }
-  }
-
-#if defined(SORTBENCH_HAVE_NCCL)
-  void init_comms() {
-    nccl::disable_multicast();
-    if (!one_per_process) {
-      std::vector<ncclComm_t> comms(devices.size());
-      nccl::check(nccl::api().CommInitAll(comms.data(), g(), devices.data()), "ncclCommInitAll");
-      for (std::size_t i = 0; i < devices.size(); ++i) team.local[i].comm = comms[i];
-    } else {
-      // Rank 0 writes the unique id; the others wait for it (the launcher's shared file).
-      const std::string id_file = generation++ ? this->id_file + "." + std::to_string(generation - 1) : this->id_file;
-      ncclUniqueId id{};
-      if (my_rank == 0) {
-        nccl::check(nccl::api().GetUniqueId(&id), "ncclGetUniqueId");
-        std::error_code ec;
-        const auto folder = std::filesystem::path(id_file).parent_path();
-        if (!folder.empty()) std::filesystem::create_directories(folder, ec);
-        const std::string tmp = id_file + ".tmp" + std::to_string(::getpid());
-        FILE* f = std::fopen(tmp.c_str(), "wb");
-        if (!f || std::fwrite(&id, sizeof id, 1, f) != 1 || std::fclose(f) != 0 || std::rename(tmp.c_str(), id_file.c_str()))
-          throw nccl::Error("cannot write the NCCL id file " + id_file);
-      } else {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (;;) {
-          if (FILE* f = std::fopen(id_file.c_str(), "rb")) {
-            const bool ok = std::fread(&id, sizeof id, 1, f) == 1;
-            std::fclose(f);
-            if (ok) break;
-          }
-          if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(120))
-            throw nccl::Error("no NCCL id from rank 0 in " + id_file + " after 120 s");
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-      }
-      set(0);
-      ncclComm_t comm = nullptr;
-      const ncclResult_t joined = nccl::api().CommInitRank(&comm, world_size, id, my_rank);
-      // Every rank has read the id once the collective init returns (or it has
-      // failed): rank 0 removes it, so no later launch can read this one's id.
-      if (my_rank == 0) std::remove(id_file.c_str());
-      nccl::check(joined, "ncclCommInitRank");
-      team.local[0].comm = comm;
-    }
-    comms_ready = true;
-  }
-  // Every rank's `bytes` (mine: one block per local member) in rank order.
-  std::vector<char> gather(const std::vector<std::vector<char>>& mine) {
-    const std::size_t bytes = mine.empty() ? 0 : mine[0].size();
-    std::vector<char> all(bytes * std::size_t(g()));
-    if (!one_per_process) {
-      for (std::size_t i = 0; i < local(); ++i) std::copy(mine[i].begin(), mine[i].end(), all.begin() + std::ptrdiff_t(bytes * std::size_t(rank_of(i))));
-      return all;
-    }
-    set(0);
-    const std::size_t need = bytes * std::size_t(g() + 1);
-    if (scratch_bytes < need) {
-      if (scratch) cudaFree(scratch);
-      scratch = nullptr;
-      cuda_check(cudaMalloc(&scratch, need), "collective scratch");
-      scratch_bytes = need;
-    }
-    const cudaStream_t st = team.local[0].stream;
-    char* d = static_cast<char*>(scratch);
-    cuda_check(cudaMemcpyAsync(d, mine[0].data(), bytes, cudaMemcpyHostToDevice, st), "gather");
-    nccl::check(nccl::api().AllGather(d, d + bytes, bytes, ncclUint8, team.local[0].comm, st), "ncclAllGather",
-                team.local[0].comm);
-    cuda_check(cudaMemcpyAsync(all.data(), d + bytes, all.size(), cudaMemcpyDeviceToHost, st), "gather");
-    cuda_check(cudaStreamSynchronize(st), "gather");
-    return all;
-  }
-  template <class X>
-  std::vector<X> gather_values(const std::vector<X>& mine) {
-    std::vector<std::vector<char>> blocks;
-    for (const X& x : mine) blocks.emplace_back(reinterpret_cast<const char*>(&x), reinterpret_cast<const char*>(&x) + sizeof(X));
-    const std::vector<char> all = gather(blocks);
-    std::vector<X> out(static_cast<std::size_t>(g()));
-    std::memcpy(out.data(), all.data(), all.size());
-    return out;
-  }
-  double max_over_ranks(double mine) {
-    const auto all = gather_values(std::vector<double>(local(), mine));
-    return *std::max_element(all.begin(), all.end());
-  }
-  void destroy_comms(bool abort) {
-    if (!comms_ready) return;
-    for (auto& mbr : team.local)
-      if (mbr.comm) {
-        if (abort) nccl::api().CommAbort(mbr.comm);
-        else nccl::api().CommDestroy(mbr.comm);
-        mbr.comm = nullptr;
-      }
-    comms_ready = false;
-  }
-#else
-  void init_comms() {}
-  void destroy_comms(bool) {}
-  template <class X>
-  std::vector<X> gather_values(const std::vector<X>& mine) { return mine; }
-  double max_over_ranks(double mine) { return mine; }
-#endif
-
-  // Starts every member's work after an event on the first GPU (one per
-  // process: after a barrier of every rank).
-  void record_start() {
-    if (one_per_process) max_over_ranks(0);
-    set(0);
-    cuda_check(cudaEventRecord(start[0], team.local[0].stream), "event");
-    for (std::size_t i = 1; i < devices.size(); ++i) {
-      set(i);
-      cuda_check(cudaStreamWaitEvent(team.local[i].stream, start[0], 0), "event wait");
-    }
-  }
-  // The first GPU waits for every other's work, then records the stop event.
-  float record_stop_and_wait() {
-    for (std::size_t i = 1; i < devices.size(); ++i) {
-      set(i);
-      cuda_check(cudaEventRecord(stop[i], team.local[i].stream), "event");
-      set(0);
-      cuda_check(cudaStreamWaitEvent(team.local[0].stream, stop[i], 0), "event wait");
-    }
-    set(0);
-    cuda_check(cudaEventRecord(stop[0], team.local[0].stream), "event");
-    cuda_check(cudaEventSynchronize(stop[0]), "sample");
-    sync_all();
-    float ms = 0;
-    cuda_check(cudaEventElapsedTime(&ms, start[0], stop[0]), "event time");
-    // One per process: from the common barrier to the slowest rank's finish.
-    return one_per_process ? float(max_over_ranks(ms)) : ms;
-  }
 };
 
 DistributedRunner::DistributedRunner(const MeasureSettings& m, std::vector<int> devices)
@@ -492,95 +335,6 @@ PointResult DistributedRunner::measure(const VariantInfo& v) {
 
 const LinkMeasurement& DistributedRunner::prepared_link() const { return st_->link; }
 
-LinkMeasurement DistributedRunner::measure_link(std::size_t bytes) {
-  State& s = *st_;
-  LinkMeasurement L;
-  L.devices = s.devices;
-  L.bytes = bytes;
-  L.topology = worker::command_output("nvidia-smi topo -m 2>/dev/null");
-  if (!unavailable_.empty()) {
-    L.error = unavailable_;
-    return L;
-  }
-  const int g = s.g();
-  const std::size_t local = s.local();
-  if (g < 2 || bytes == 0) return L;
-  if (s.one_per_process) L.devices = s.gather_values(s.devices);
-  std::vector<DeviceBuffer> send(local), recv(local);
-  std::string why;
-  for (std::size_t i = 0; i < local; ++i)
-    if (!send[i].alloc(s.devices[i], bytes) || !recv[i].alloc(s.devices[i], bytes))
-      why = "out of device memory for 2 x " + gib(double(bytes)) + " GiB per GPU";
-  if (s.max_over_ranks(why.empty() ? 0 : 1) > 0) {
-    L.error = why.empty() ? "another rank is out of device memory" : why;
-    return L;
-  }
-  auto median_of = [&](auto&& once) {
-    std::vector<double> t;
-    once();  // warm-up
-    s.sync_all();
-    for (int k = 0; k < 10; ++k) {
-      s.record_start();
-      once();
-      t.push_back(double(s.record_stop_and_wait()));
-    }
-    return summarize(t).median;
-  };
-  try {
-#if defined(SORTBENCH_HAVE_NCCL)
-    // All-to-all first: NCCL enables peer access as it connects the GPUs (at
-    // its first exchange), and until then a peer copy is staged through the
-    // host (38 GB/s against 395 on NV18, in the first workload of a run).
-    // All-to-all: each GPU sends a g-th of its buffer to every GPU (itself
-    // included); then the same from and to addresses 4 bytes past 256-byte
-    // boundaries, as arbitrary split positions of 32-bit keys leave them.
-    const std::size_t chunk = bytes / std::size_t(g) / 256 * 256;
-    auto alltoall = [&](std::size_t skew) {
-      return median_of([&] {
-        nccl::check(nccl::api().GroupStart(), "ncclGroupStart");
-        for (std::size_t i = 0; i < local; ++i) {
-          const auto& mbr = s.team.local[i];
-          for (int j = 0; j < g; ++j) {
-            nccl::check(nccl::api().Send(static_cast<char*>(send[i].p) + std::size_t(j) * chunk + skew, chunk - skew,
-                                         ncclInt8, j, mbr.comm, mbr.stream), "ncclSend", mbr.comm);
-            nccl::check(nccl::api().Recv(static_cast<char*>(recv[i].p) + std::size_t(j) * chunk + skew, chunk - skew,
-                                         ncclInt8, j, mbr.comm, mbr.stream), "ncclRecv", mbr.comm);
-          }
-        }
-        nccl::check(nccl::api().GroupEnd(), "ncclGroupEnd");
-      });
-    };
-    if (chunk > 256) {
-      L.alltoall_ms = alltoall(0);
-      L.alltoall_gb_per_s = double(chunk) * double(g - 1) / (L.alltoall_ms * 1e-3) / 1e9;
-      L.alltoall_unaligned_gb_per_s = double(chunk - 4) * double(g - 1) / (alltoall(4) * 1e-3) / 1e9;
-    }
-#endif
-    // Peer copies, first to second, then both ways at once: GPUs of one process only.
-    if (local >= 2) {
-      int can = 0;
-      cudaDeviceCanAccessPeer(&can, s.devices[0], s.devices[1]);
-      L.peer_access = can != 0;
-      L.peer_copy_ms = median_of([&] {
-        s.set(0);
-        cuda_check(cudaMemcpyPeerAsync(recv[1].p, s.devices[1], send[0].p, s.devices[0], bytes, s.team.local[0].stream),
-                   "peer copy");
-      });
-      L.peer_copy_gb_per_s = double(bytes) / (L.peer_copy_ms * 1e-3) / 1e9;
-      const double both = median_of([&] {
-        s.set(0);
-        cuda_check(cudaMemcpyPeerAsync(recv[1].p, s.devices[1], send[0].p, s.devices[0], bytes, s.team.local[0].stream),
-                   "peer copy");
-        s.set(1);
-        cuda_check(cudaMemcpyPeerAsync(recv[0].p, s.devices[0], send[1].p, s.devices[1], bytes, s.team.local[1].stream),
-                   "peer copy");
-      });
-      L.bidir_peer_copy_gb_per_s = double(bytes) / (both * 1e-3) / 1e9;
-    }
-  } catch (const std::exception& e) {
-    L.error = e.what();
-  }
-  return L;
-}
+LinkMeasurement DistributedRunner::measure_link(std::size_t bytes) { return time_link(*st_, bytes, unavailable_); }
 
 }  // namespace sortbench
