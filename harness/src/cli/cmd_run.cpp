@@ -64,7 +64,7 @@ int spawn_ranks(const std::vector<std::string>& args, const std::vector<int>& gp
   return worst;
 }
 
-int cmd_run(const std::vector<std::string>& args, const std::string& command_line) {
+po::options_description run_flags() {
   po::options_description desc(
       "sortbench run: a validated, timed sweep written as a JSON report\n"
       "With no --config, the embedded configs/quick.json is the base; axis flags replace that axis in every sweep.\nOptions");
@@ -98,61 +98,93 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       "device", po::value<std::string>(), "with --world: this rank's CUDA ordinal (default 0)")(
       "nccl-id-file", po::value<std::string>(), "with --world: where rank 0 writes NCCL's unique id for the others "
                                                 "(a path every rank sees)");
-  // --worker: the worker process of --isolate; --fake-evaluator, --fake-crash: tests without a GPU.
-  po::options_description hidden;
-  hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
-      "fake-crash", po::value<std::string>(), "");
   add_plugin_option(desc);
   add_on_demand_options(desc);
-  po::options_description all;
-  all.add(desc).add(hidden);
-  const auto vm = parse("run", all, args);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  load_plugins_of(vm);
-  // One process per GPU: --processes starts this command once per GPU of --gpus with --world/--rank.
-  if (vm.count("processes")) {
-    if (!vm.count("gpus")) throw ConfigError("--processes: needs --gpus (the GPUs to start one process each for)");
-    if (vm.count("world") || vm.count("isolate")) throw ConfigError("--processes: not with --world or --isolate");
-    // A dry run plans the same points however many processes would measure them: it starts none.
-    if (!vm.count("dry-run")) return spawn_ranks(args, parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus"));
-  }
-  int world = 0, rank = 0, rank_device = 0;
+  return desc;
+}
+
+// One process per GPU under a launcher: --world, --rank, --nccl-id-file, --device.
+struct RankLaunch {
+  int world = 0, rank = 0, device = 0;
   std::string id_file;
-  if (vm.count("world") || vm.count("rank") || vm.count("nccl-id-file") || vm.count("device")) {
-    if (!vm.count("world") || !vm.count("rank") || !vm.count("nccl-id-file"))
-      throw ConfigError("--world, --rank and --nccl-id-file: one process per GPU needs all three");
-    if (vm.count("isolate")) throw ConfigError("--world: not with --isolate");
-    world = int(count_flag(vm, "world", 2, 1024));
-    rank = int(count_flag(vm, "rank", 0, std::uint64_t(world - 1)));
-    if (vm.count("device")) rank_device = int(count_flag(vm, "device", 0, 1023));
-    id_file = vm["nccl-id-file"].as<std::string>();
-    // The other ranks read whatever file is at this path: one left by an
-    // earlier launch would hand them a dead id, so rank 0 wants a new path.
-    if (rank == 0) {
-      std::error_code ec;
-      if (std::filesystem::exists(std::filesystem::symlink_status(id_file, ec)))
-        throw ConfigError("--nccl-id-file: '" + id_file + "' exists (an earlier launch's id?); expected a path that " +
-                          "does not exist yet: rank 0 writes it and removes it once every rank has joined");
-      files::check_output(id_file, "--nccl-id-file", {});
-    }
+};
+
+RankLaunch rank_launch(const po::variables_map& vm) {
+  RankLaunch l;
+  if (!vm.count("world") && !vm.count("rank") && !vm.count("nccl-id-file") && !vm.count("device")) return l;
+  if (!vm.count("world") || !vm.count("rank") || !vm.count("nccl-id-file"))
+    throw ConfigError("--world, --rank and --nccl-id-file: one process per GPU needs all three");
+  if (vm.count("isolate")) throw ConfigError("--world: not with --isolate");
+  l.world = int(count_flag(vm, "world", 2, 1024));
+  l.rank = int(count_flag(vm, "rank", 0, std::uint64_t(l.world - 1)));
+  if (vm.count("device")) l.device = int(count_flag(vm, "device", 0, 1023));
+  l.id_file = vm["nccl-id-file"].as<std::string>();
+  // The other ranks read whatever file is at this path: one left by an
+  // earlier launch would hand them a dead id, so rank 0 wants a new path.
+  if (l.rank == 0) {
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(l.id_file, ec)))
+      throw ConfigError("--nccl-id-file: '" + l.id_file + "' exists (an earlier launch's id?); expected a path that " +
+                        "does not exist yet: rank 0 writes it and removes it once every rank has joined");
+    files::check_output(l.id_file, "--nccl-id-file", {});
   }
-  const bool fake = vm.count("fake-evaluator") > 0;
-  const std::string crash_glob = vm.count("fake-crash") ? vm["fake-crash"].as<std::string>() : "";
-  if (const json measure = hidden_worker_flags("run", vm); !measure.is_null())
-    return fake ? serve_fake_worker(fake_device_json(), 0, crash_glob) : serve_device_worker(measure);
-  const bool isolate = vm.count("isolate") > 0;
-  if (fake && !isolate) throw ConfigError("--fake-evaluator: only with --isolate");
+  return l;
+}
+
+// --isolate (and the fakes that test it without a GPU).
+struct Isolation {
+  bool isolate = false, fake = false;
+  std::string crash_glob;
   double point_timeout = 300;
-  if (vm.count("point-timeout")) {
-    if (!isolate) throw ConfigError("--point-timeout: only with --isolate");
-    point_timeout = number_flag(vm, "point-timeout", 0.001, 86400, false);
-  }
-  if (fake) tune::register_fake_variants();
-  // All input is checked before any GPU work or any file is written.
+};
+
+// What a run measures: the config with the flags applied, the variants and
+// workloads, every input checked before any GPU work or file is written.
+struct Sweep {
+  SweepConfig cfg;
   std::vector<files::Input> inputs;
+  on_demand::Settings jit;
+  PointTypes types;
+  std::vector<on_demand::Planned> planned;  // points of family spaces the binary lacks
+  std::vector<std::string> globs, best_families;
+  std::vector<const VariantInfo*> matched;
+  std::size_t shard = 0, shards = 1;
+  std::vector<Workload> workloads;
+  // best:FAMILY picks from this GPU's best.json: known once the GPU is.
+  json best_doc;
+  std::string best_path;
+
+  void load_best(const std::string& model) {
+    best_path = sortbench::detail::best_json_path("", model);
+    best_doc = tune::read_best_json(best_path, model);
+  }
+  // A single-GPU variant runs once per workload and GPU, however many
+  // device sets start with that GPU (it sorts all n keys on the first).
+  std::vector<const VariantInfo*> variants_for(const Workload& w) const {
+    std::vector<const VariantInfo*> vs = matched;
+    if (!best_families.empty())
+      for (const VariantInfo* v : tune::resolve_best_selectors(best_families, w, best_doc, Registry::instance()))
+        if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
+    if (w.devices.size() > 1) {
+      for (const auto& other : workloads) {
+        if (&other == &w) break;
+        if (other.key == w.key && other.value == w.value && other.order == w.order && other.n == w.n &&
+            other.dist.name() == w.dist.name() && !other.devices.empty() && other.devices.front() == w.devices.front())
+          vs.erase(std::remove_if(vs.begin(), vs.end(), [](const VariantInfo* v) { return !v->distributed(); }), vs.end());
+      }
+    }
+    return vs;
+  }
+  std::size_t points() const {
+    std::size_t total = 0;
+    for (const auto& w : workloads) total += variants_for(w).size();
+    return total;
+  }
+};
+
+// The config (or the embedded quick one) with the axis flags, under --world
+// every distributed point spanning the launch's ranks.
+SweepConfig sweep_config(const po::variables_map& vm, int world, std::vector<files::Input>& inputs) {
   // A name (--config quick) is a config of configs/, here or installed.
   const std::string config = vm.count("config") ? files::config_path(vm["config"].as<std::string>()) : "";
   if (vm.count("config")) {
@@ -182,16 +214,15 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   if (vm.count("variants") || vm.count("n") || vm.count("dist") || vm.count("key") || vm.count("values") ||
       vm.count("order") || vm.count("gpus"))
     cfg.source += " with command-line axes";
-  // A label that names a point of a declared family space that the binary
-  // lacks is built on demand once the GPU is known; a placeholder holds it.
-  const on_demand::Settings jit = on_demand_settings(vm);
-  const PointTypes types = on_demand::point_types(cfg);
-  std::vector<on_demand::Planned> planned = on_demand::plan_labels(cfg.variants, types, on_demand::limits_of(sm90_limits()));
-  on_demand::register_placeholders(planned);
+  return cfg;
+}
+
+// The labels and globs of $.variants and $.baselines against the registry:
+// best:FAMILY selectors apart, every other pattern must match something.
+void select_variants(Sweep& sw, const po::variables_map& vm) {
   const auto& reg = Registry::instance();
-  const std::string variants_path = vm.count("variants") ? std::string("--variants") : cfg.source + ": $.variants";
-  std::vector<std::string> globs, best_families;
-  for (const auto& pat : cfg.variants) {
+  const std::string variants_path = vm.count("variants") ? std::string("--variants") : sw.cfg.source + ": $.variants";
+  for (const auto& pat : sw.cfg.variants) {
     if (is_best_selector(pat)) {
       const std::string family = best_selector_family(pat);
       bool any = false;
@@ -199,174 +230,218 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       if (!any)
         throw ConfigError(variants_path + ": '" + pat + "' names no family with a default point; expected one of " +
                           join(reg.default_families(), ", ") + " (or a glob over them)");
-      best_families.push_back(family);
+      sw.best_families.push_back(family);
     } else if (reg.match({pat}).empty()) {
       const std::string hint = unmatched_label_hint(pat);
       throw ConfigError(variants_path + ": '" + pat + "' matches no registered variant (see sortbench list)" +
                         (hint.empty() ? "" : "; " + hint));
     } else {
-      globs.push_back(pat);
+      sw.globs.push_back(pat);
     }
   }
-  for (std::size_t i = 0; i < cfg.baselines.size(); ++i)
-    if (reg.match({cfg.baselines[i]}).empty())
-      throw ConfigError(cfg.source + ": $.baselines[" + std::to_string(i) + "]: '" + cfg.baselines[i] +
+  for (std::size_t i = 0; i < sw.cfg.baselines.size(); ++i)
+    if (reg.match({sw.cfg.baselines[i]}).empty())
+      throw ConfigError(sw.cfg.source + ": $.baselines[" + std::to_string(i) + "]: '" + sw.cfg.baselines[i] +
                         "' matches no registered variant (see sortbench list)");
-  auto matched = reg.match(globs);
-  std::size_t shard = 0, shards = 1;
+  sw.matched = reg.match(sw.globs);
+}
+
+// This shard's workloads, refused where the flags ask for what cannot be measured.
+void plan_workloads(Sweep& sw, const po::variables_map& vm, int world) {
   if (vm.count("shard")) {
-    std::tie(shard, shards) = parse_shard(vm["shard"].as<std::string>());
+    std::tie(sw.shard, sw.shards) = parse_shard(vm["shard"].as<std::string>());
     if (world) throw ConfigError("--shard: not with --world (every rank measures every point)");
   }
-  const std::vector<Workload> workloads = plan::shard_of(expand_workloads(cfg), shard, shards);
-  if (shards > 1 && workloads.empty())
+  sw.workloads = plan::shard_of(expand_workloads(sw.cfg), sw.shard, sw.shards);
+  if (sw.shards > 1 && sw.workloads.empty())
     throw ConfigError("--shard: shard " + vm["shard"].as<std::string>() + " has no workload (the sweep has " +
-                      std::to_string(expand_workloads(cfg).size()) + "); expected at most that many shards");
+                      std::to_string(expand_workloads(sw.cfg).size()) + "); expected at most that many shards");
   // Flags that ask for values that cannot hold the indices are a mistake to
   // refuse; a config's such points are skipped with the reason.
   if (vm.count("values") || vm.count("n"))
-    for (const auto& w : workloads)
+    for (const auto& w : sw.workloads)
       if (const std::string why = plan::value_index_skip_reason(w.value, w.n); !why.empty())
         throw ConfigError(std::string(vm.count("values") ? "--values" : "--n") + ": " + why);
   // Counted before anything runs: a typo in a range must not plan a week of points.
-  if (workloads.size() * std::max<std::size_t>(1, matched.size() + best_families.size()) > kMaxPoints)
-    throw ConfigError((vm.count("n") ? std::string("--n") : cfg.source) + ": " + std::to_string(workloads.size()) +
-                      " workloads x " + std::to_string(matched.size() + best_families.size()) +
-                      " variants is more than " + std::to_string(kMaxPoints) + " points; narrow the sweep");
-  for (const auto& path : check_key_files(cfg, vm.count("dist") ? std::string("--dist") : cfg.source))
-    inputs.push_back({path, "the key file"});
-  if (vm.count("out")) files::check_output(vm["out"].as<std::string>(), "--out", inputs);
-  // best:FAMILY picks from this GPU's best.json: known once the GPU is.
-  json best_doc;
-  std::string best_path;
-  auto load_best = [&](const std::string& model) {
-    best_path = sortbench::detail::best_json_path("", model);
-    best_doc = tune::read_best_json(best_path, model);
-  };
-  // A single-GPU variant runs once per workload and GPU, however many
-  // device sets start with that GPU (it sorts all n keys on the first).
-  auto variants_for = [&](const Workload& w) {
-    std::vector<const VariantInfo*> vs = matched;
-    if (!best_families.empty())
-      for (const VariantInfo* v : tune::resolve_best_selectors(best_families, w, best_doc, reg))
-        if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
-    if (w.devices.size() > 1) {
-      for (const auto& other : workloads) {
-        if (&other == &w) break;
-        if (other.key == w.key && other.value == w.value && other.order == w.order && other.n == w.n &&
-            other.dist.name() == w.dist.name() && !other.devices.empty() && other.devices.front() == w.devices.front())
-          vs.erase(std::remove_if(vs.begin(), vs.end(), [](const VariantInfo* v) { return !v->distributed(); }), vs.end());
-      }
-    }
-    return vs;
-  };
-  if (vm.count("dry-run")) {
-    std::size_t to_compile = 0;
-    if (!planned.empty()) {
-      const on_demand::Summary od = on_demand::dry_plan(planned, types, jit);
-      std::cerr << "sortbench: " << od.line() << "\n";
-      to_compile = od.count("to_compile");
-    }
-    if (!best_families.empty()) {
-      std::string no_gpu;
-      if (gpu_available(&no_gpu)) load_best(device_model_slug(query_device(false).name));
-      std::cerr << "sortbench: best:FAMILY: "
-                << (!no_gpu.empty()          ? std::string("each family's default point (no GPU: its model, and so its best.json, is unknown)")
-                    : best_doc.is_null() ? "each family's default point (" + best_path + ": none for this GPU)"
-                                         : "the picks of " + best_path)
-                << "\n";
-    }
-    // Each point as the runner will take it: to measure, or skipped with the
-    // reason the report would record.
-    plan::Tally tally;
-    for (const auto& w : workloads)
-      for (auto* v : variants_for(w)) {
-        const plan::Point p = plan::classify(*v, w);
-        tally.add(p);
-        std::cout << v->label << " " << to_string(w.key) << "/" << to_string(w.value) << " " << to_string(w.order)
-                  << " n=" << w.n << " " << w.dist.name();
-        if (w.gpus() > 1) std::cout << " gpus=" << gpu_list_text(w.devices);
-        if (p.skip) std::cout << "  skipped: " << p.reason;
-        else if (!p.unchecked.empty()) std::cout << "  (own check needs the GPU; not run)";
-        std::cout << "\n";
-      }
-    const plan::CompileEstimate compile = plan::estimate_compile(
-        to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
-    std::cout << plan::summary_line(tally, cfg.measure.budget_s, compile,
-                                    plan::energy_window_bound_s(cfg.measure.energy_window_s))
+  const std::size_t variants = sw.matched.size() + sw.best_families.size();
+  if (sw.workloads.size() * std::max<std::size_t>(1, variants) > kMaxPoints)
+    throw ConfigError((vm.count("n") ? std::string("--n") : sw.cfg.source) + ": " + std::to_string(sw.workloads.size()) +
+                      " workloads x " + std::to_string(variants) + " variants is more than " +
+                      std::to_string(kMaxPoints) + " points; narrow the sweep");
+}
+
+Sweep plan_sweep(const po::variables_map& vm, int world) {
+  Sweep sw;
+  sw.cfg = sweep_config(vm, world, sw.inputs);
+  // A label that names a point of a declared family space that the binary
+  // lacks is built on demand once the GPU is known; a placeholder holds it.
+  sw.jit = on_demand_settings(vm);
+  sw.types = on_demand::point_types(sw.cfg);
+  sw.planned = on_demand::plan_labels(sw.cfg.variants, sw.types, on_demand::limits_of(sm90_limits()));
+  on_demand::register_placeholders(sw.planned);
+  select_variants(sw, vm);
+  plan_workloads(sw, vm, world);
+  for (const auto& path : check_key_files(sw.cfg, vm.count("dist") ? std::string("--dist") : sw.cfg.source))
+    sw.inputs.push_back({path, "the key file"});
+  if (vm.count("out")) files::check_output(vm["out"].as<std::string>(), "--out", sw.inputs);
+  return sw;
+}
+
+// --dry-run: each point as the runner will take it, to measure or skipped
+// with the reason the report would record, and an estimate of the time.
+int dry_run(Sweep& sw) {
+  std::size_t to_compile = 0;
+  if (!sw.planned.empty()) {
+    const on_demand::Summary od = on_demand::dry_plan(sw.planned, sw.types, sw.jit);
+    std::cerr << "sortbench: " << od.line() << "\n";
+    to_compile = od.count("to_compile");
+  }
+  if (!sw.best_families.empty()) {
+    std::string no_gpu;
+    if (gpu_available(&no_gpu)) sw.load_best(device_model_slug(query_device(false).name));
+    std::cerr << "sortbench: best:FAMILY: "
+              << (!no_gpu.empty()          ? std::string("each family's default point (no GPU: its model, and so its best.json, is unknown)")
+                  : sw.best_doc.is_null() ? "each family's default point (" + sw.best_path + ": none for this GPU)"
+                                          : "the picks of " + sw.best_path)
               << "\n";
-    return 0;
   }
+  plan::Tally tally;
+  for (const auto& w : sw.workloads)
+    for (auto* v : sw.variants_for(w)) {
+      const plan::Point p = plan::classify(*v, w);
+      tally.add(p);
+      std::cout << v->label << " " << to_string(w.key) << "/" << to_string(w.value) << " " << to_string(w.order)
+                << " n=" << w.n << " " << w.dist.name();
+      if (w.gpus() > 1) std::cout << " gpus=" << gpu_list_text(w.devices);
+      if (p.skip) std::cout << "  skipped: " << p.reason;
+      else if (!p.unchecked.empty()) std::cout << "  (own check needs the GPU; not run)";
+      std::cout << "\n";
+    }
+  const plan::CompileEstimate compile = plan::estimate_compile(
+      to_compile, to_compile ? on_demand::recorded_compile_times(sw.jit.cache_dir) : std::vector<double>{}, sw.jit.jobs);
+  std::cout << plan::summary_line(tally, sw.cfg.measure.budget_s, compile,
+                                  plan::energy_window_bound_s(sw.cfg.measure.energy_window_s))
+            << "\n";
+  return 0;
+}
 
-  // On-demand points, built before a worker starts (it loads them too).
-  json on_demand_ctx;
-  if (!planned.empty()) {
-    if (!fake) require_gpu();
-    const SmLimits sm = fake ? sm90_limits() : device_sm_limits();
-    on_demand::Settings settings = jit;
-    if (!fake) settings.arch = on_demand::arch_of(sm);
-    const auto summary = on_demand::replace_placeholders_and_build(planned, types, on_demand::limits_of(sm), settings, std::cerr);
-    std::cerr << summary.line() << "\n";
-    on_demand_ctx = summary.to_json();
-    matched = reg.match(globs);
-  }
+// On-demand points, built before a worker starts (it loads them too); the
+// report's context.on_demand, or null where there are none.
+json build_on_demand_points(Sweep& sw, bool fake) {
+  if (sw.planned.empty()) return nullptr;
+  if (!fake) require_gpu();
+  const SmLimits sm = fake ? sm90_limits() : device_sm_limits();
+  on_demand::Settings settings = sw.jit;
+  if (!fake) settings.arch = on_demand::arch_of(sm);
+  const auto summary =
+      on_demand::replace_placeholders_and_build(sw.planned, sw.types, on_demand::limits_of(sm), settings, std::cerr);
+  std::cerr << summary.line() << "\n";
+  sw.matched = Registry::instance().match(sw.globs);
+  return summary.to_json();
+}
 
-  // The measuring: in this process, or point by point in a worker process (--isolate).
-  json device;
-  std::unique_ptr<Measurer> runner;
-  std::unique_ptr<worker::Process> proc;
-  if (isolate) {
-    std::vector<std::string> wargs = {"sortbench", "run", "--worker", "--measure", worker::measure_json(cfg.measure).dump()};
-    if (fake) {
-      wargs.push_back("--fake-evaluator");
-      if (!crash_glob.empty()) wargs.insert(wargs.end(), {"--fake-crash", crash_glob});
+// Where points are measured: in this process, point by point in a worker
+// process (--isolate), or as one rank of a process per GPU, which measures
+// its share of every distributed point (rank 0 also the single-GPU variants,
+// on its GPU).
+class PointMeasuring {
+ public:
+  PointMeasuring(const Sweep& sw, const RankLaunch& launch, const Isolation& iso) : launch_(launch) {
+    if (iso.isolate) {
+      std::vector<std::string> wargs = {"sortbench", "run", "--worker", "--measure",
+                                        worker::measure_json(sw.cfg.measure).dump()};
+      if (iso.fake) {
+        wargs.push_back("--fake-evaluator");
+        if (!iso.crash_glob.empty()) wargs.insert(wargs.end(), {"--fake-crash", iso.crash_glob});
+      } else {
+        require_gpu();
+      }
+      proc_ = std::make_unique<worker::Process>(wargs, iso.point_timeout);
+      device_ = proc_->device();
     } else {
       require_gpu();
+      runner_ = std::make_unique<Measurer>(sw.cfg.measure);
+      int first = 0;
+      cuda_check(cudaGetDevice(&first), "cudaGetDevice");
+      if (!sw.workloads.empty() && !sw.workloads.front().devices.empty()) first = sw.workloads.front().devices.front();
+      if (launch.world) first = launch.device;
+      device_ = device_json(runner_->device(first));
     }
-    proc = std::make_unique<worker::Process>(wargs, point_timeout);
-    device = proc->device();
-  } else {
-    require_gpu();
-    runner = std::make_unique<Measurer>(cfg.measure);
-    int first = 0;
-    cuda_check(cudaGetDevice(&first), "cudaGetDevice");
-    if (!workloads.empty() && !workloads.front().devices.empty()) first = workloads.front().devices.front();
-    if (world) first = rank_device;
-    device = device_json(runner->device(first));
+    if (launch.world)
+      ranked_ = std::make_unique<DistributedRunner>(sw.cfg.measure, launch.device, launch.world, launch.rank,
+                                                    launch.id_file);
   }
-  // One process per GPU: this rank's share of every distributed point; rank 0
-  // also measures the single-GPU variants on its GPU and writes the report.
-  std::unique_ptr<DistributedRunner> ranked;
-  std::string ranked_prepared;
-  std::vector<LinkMeasurement> rank_links;
-  if (world) ranked = std::make_unique<DistributedRunner>(cfg.measure, rank_device, world, rank, id_file);
-  auto measure_point = [&](const VariantInfo& v, const Workload& w) {
-    if (!ranked) return runner ? runner->measure(v, w) : proc->evaluate(v.label, w);
+  const json& device() const { return device_; }
+
+  PointResult measure(const VariantInfo& v, const Workload& w) {
+    if (!ranked_) return runner_ ? runner_->measure(v, w) : proc_->evaluate(v.label, w);
     if (!v.distributed()) {
       // Every rank forgets its shard here, so all prepare the next distributed point together.
-      ranked->release();
-      ranked_prepared.clear();
-      if (rank != 0) return PointResult{};
+      ranked_->release();
+      ranked_prepared_.clear();
+      if (launch_.rank != 0) return PointResult{};
       Workload one = w;
-      one.devices = {rank_device};
-      return runner->measure(v, one);
+      one.devices = {launch_.device};
+      return runner_->measure(v, one);
     }
     const std::string id = worker::workload_json(w).dump();
-    if (id != ranked_prepared) {
-      runner->release();
-      ranked->prepare(w);
-      ranked_prepared = id;
-      if (!ranked->prepared_link().devices.empty()) rank_links.push_back(ranked->prepared_link());
+    if (id != ranked_prepared_) {
+      runner_->release();
+      ranked_->prepare(w);
+      ranked_prepared_ = id;
+      if (!ranked_->prepared_link().devices.empty()) rank_links_.push_back(ranked_->prepared_link());
     }
-    return ranked->measure(v);
-  };
-  const std::string device_name = device.value("name", "unknown GPU");
-  if (!best_families.empty()) load_best(device.value("model", device_model_slug(device_name)));
-  std::size_t total = 0;
-  for (const auto& w : workloads) total += variants_for(w).size();
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>()
-                                          : files::default_run_report(device.value("model", device_model_slug(device_name)), cfg.name);
-  if (!vm.count("out")) files::check_output(out, "the default report path", inputs);
+    return ranked_->measure(v);
+  }
+
+  // The GPUs and links of a sweep across devices, as far as measured, into
+  // the report's context.
+  void note_devices(const std::vector<Workload>& workloads, json& context) const {
+    if (!runner_) return;
+    json devices = json::array(), links = json::array();
+    std::set<int> seen;
+    for (const auto& w : workloads)
+      for (int d : w.devices)
+        if (seen.insert(d).second) {
+          try {
+            devices.push_back(device_json(runner_->device(d)));
+          } catch (const CudaError& e) {
+            devices.push_back({{"ordinal", d}, {"error", e.what()}});
+          }
+        }
+    for (const auto& l : runner_->links()) links.push_back(link_json(l));
+    for (const auto& l : rank_links_) links.push_back(link_json(l));
+    if (seen.size() > 1 || !links.empty()) {
+      context["devices"] = devices;
+      context["links"] = links;
+    }
+  }
+
+  // Lost CUDA contexts and replaced workers, told once the sweep is done.
+  void tell_losses() const {
+    if (runner_ && !runner_->context_lost().empty())
+      std::cerr << "sortbench: CUDA context lost at " << runner_->context_lost() << "\n";
+    if (proc_ && proc_->contexts_lost())
+      std::cerr << "sortbench: " << proc_->contexts_lost() << " worker process" << (proc_->contexts_lost() == 1 ? "" : "es")
+                << " replaced after a kernel fault lost the CUDA context\n";
+    if (proc_ && proc_->restarts())
+      std::cerr << "sortbench: " << proc_->restarts() << " worker process" << (proc_->restarts() == 1 ? "" : "es")
+                << " replaced after a point killed or hung it\n";
+  }
+
+ private:
+  RankLaunch launch_;
+  json device_;
+  std::unique_ptr<Measurer> runner_;
+  std::unique_ptr<worker::Process> proc_;
+  std::unique_ptr<DistributedRunner> ranked_;
+  std::string ranked_prepared_;
+  std::vector<LinkMeasurement> rank_links_;
+};
+
+// The report's context: the device, the build, the command and the config.
+Report new_report(const Sweep& sw, const json& device, const std::string& command_line, const json& on_demand_ctx,
+                  const RankLaunch& launch) {
   Report report;
   report.complete = false;
   report.context = {{"tool", "sortbench"},
@@ -375,96 +450,129 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
                     {"host", {{"hostname", hostname()}}},
                     {"timestamp", utc_now()},
                     {"command_line", command_line},
-                    {"config", config_to_json(cfg)}};
+                    {"config", config_to_json(sw.cfg)}};
   if (!loaded_plugins().empty()) report.context["plugins"] = plugins_json();
   if (!on_demand_ctx.is_null()) report.context["on_demand"] = on_demand_ctx;
-  if (shards > 1) report.context["shard"] = std::to_string(shard) + "/" + std::to_string(shards);
-  if (!best_families.empty())
-    report.context["best_json"] = best_doc.is_null() ? json(nullptr) : json({{"path", best_path},
-                                                                               {"provenance", best_doc.value("provenance", json())}});
+  if (sw.shards > 1) report.context["shard"] = std::to_string(sw.shard) + "/" + std::to_string(sw.shards);
+  if (!sw.best_families.empty())
+    report.context["best_json"] = sw.best_doc.is_null() ? json(nullptr)
+                                                        : json({{"path", sw.best_path},
+                                                                {"provenance", sw.best_doc.value("provenance", json())}});
+  if (launch.world) report.context["processes"] = {{"world", launch.world}, {"nccl_id_file", launch.id_file}};
+  return report;
+}
 
-  const bool writer = rank == 0;  // one process per GPU: rank 0 alone prints and writes the report
+// One point's progress line.
+std::string progress_line(std::size_t done, std::size_t total, const VariantInfo& v, const Workload& w,
+                          const PointResult& r) {
+  std::ostringstream line;
+  line << "[" << done << "/" << total << "] " << v.label << " " << to_string(w.key) << "/" << to_string(w.value)
+       << (w.order == Order::descending ? " desc" : "") << " n=" << size_text(w.n) << " " << w.dist.name() << ": "
+       << to_string(r.status);
+  if (r.status == Status::ok)
+    line << std::setprecision(4) << std::defaultfloat << " " << r.time_ms.median << " ms, " << std::fixed
+         << std::setprecision(2) << r.gkeys_per_s << " GKeys/s";
+  else
+    line << " (" << r.reason << ")";
+  return line.str();
+}
+
+// Every point measured and the report written after each workload, so a
+// partial report survives an interrupted sweep; one process per GPU: rank 0
+// alone prints and writes. 1 where a point failed.
+int measure_sweep(const Sweep& sw, PointMeasuring& m, Report& report, const std::string& out, bool writer) {
+  const std::size_t total = sw.points();
   const bool tty = writer && isatty(STDERR_FILENO);
-  if (world) report.context["processes"] = {{"world", world}, {"nccl_id_file", id_file}};
-  if (writer)
-    std::cerr << "sortbench: " << device_name << ", copy " << std::fixed << std::setprecision(0)
-              << device.value("copy_gb_per_s", 0.0) << " GB/s; " << workloads.size() << " workloads, " << total
-              << " points" << (isolate ? ", each in a worker process" : "")
-              << (world ? ", " + std::to_string(world) + " processes (one per GPU)" : std::string()) << " -> " << out
-              << "\n";
   std::size_t done = 0, failed = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  // The GPUs and links of a sweep across devices, as far as measured.
-  auto note_devices = [&] {
-    if (!runner) return;
-    json devices = json::array(), links = json::array();
-    std::set<int> seen;
-    for (const auto& w : workloads)
-      for (int d : w.devices)
-        if (seen.insert(d).second) {
-          try {
-            devices.push_back(device_json(runner->device(d)));
-          } catch (const CudaError& e) {
-            devices.push_back({{"ordinal", d}, {"error", e.what()}});
-          }
-        }
-    for (const auto& l : runner->links()) links.push_back(link_json(l));
-    for (const auto& l : rank_links) links.push_back(link_json(l));
-    if (seen.size() > 1 || !links.empty()) {
-      report.context["devices"] = devices;
-      report.context["links"] = links;
-    }
-  };
-  for (const auto& w : workloads) {
-    for (const VariantInfo* v : variants_for(w)) {
-      PointResult r = measure_point(*v, w);
+  for (const auto& w : sw.workloads) {
+    for (const VariantInfo* v : sw.variants_for(w)) {
+      PointResult r = m.measure(*v, w);
       if (!writer) continue;
       ++done;
       if (r.status == Status::failed) ++failed;
-      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::ostringstream line;
-      line << "[" << done << "/" << total << "] " << v->label << " " << to_string(w.key) << "/" << to_string(w.value)
-           << (w.order == Order::descending ? " desc" : "") << " n=" << size_text(w.n) << " " << w.dist.name() << ": "
-           << to_string(r.status);
-      if (r.status == Status::ok)
-        line << std::setprecision(4) << std::defaultfloat << " " << r.time_ms.median << " ms, " << std::fixed
-             << std::setprecision(2) << r.gkeys_per_s << " GKeys/s";
-      else
-        line << " (" << r.reason << ")";
+      const std::string line = progress_line(done, total, *v, w, r);
       if (tty) {
+        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const double eta = el / double(done) * double(total - done);
-        std::string l = line.str();
-        if (l.size() > 100) l = l.substr(0, 100);
-        std::cerr << "\r\033[K" << l << "  ETA " << duration_text(eta) << std::flush;
+        std::cerr << "\r\033[K" << line.substr(0, 100) << "  ETA " << duration_text(eta) << std::flush;
         if (r.status == Status::failed) std::cerr << "\n";
       } else {
-        std::cerr << line.str() << "\n";
+        std::cerr << line << "\n";
       }
       report.results.push_back(std::move(r));
     }
-    // A partial report survives an interrupted sweep.
     if (!writer) continue;
-    compute_speedups(report.results, cfg.baselines);
-    note_devices();
+    compute_speedups(report.results, sw.cfg.baselines);
+    m.note_devices(sw.workloads, report.context);
     write_report_atomic(report, out);
   }
   if (!writer) return 0;
   if (tty) std::cerr << "\n";
-  note_devices();
+  m.note_devices(sw.workloads, report.context);
   report.complete = true;
-  compute_speedups(report.results, cfg.baselines);
+  compute_speedups(report.results, sw.cfg.baselines);
   write_report_atomic(report, out);
-  std::cout << summary_table(report.results, cfg.baselines);
+  std::cout << summary_table(report.results, sw.cfg.baselines);
   std::cout << "report: " << out << " (" << done << " points, " << failed << " failed)\n";
-  if (runner && !runner->context_lost().empty())
-    std::cerr << "sortbench: CUDA context lost at " << runner->context_lost() << "\n";
-  if (proc && proc->contexts_lost())
-    std::cerr << "sortbench: " << proc->contexts_lost() << " worker process" << (proc->contexts_lost() == 1 ? "" : "es")
-              << " replaced after a kernel fault lost the CUDA context\n";
-  if (proc && proc->restarts())
-    std::cerr << "sortbench: " << proc->restarts() << " worker process" << (proc->restarts() == 1 ? "" : "es")
-              << " replaced after a point killed or hung it\n";
+  m.tell_losses();
   return failed ? 1 : 0;
+}
+
+int cmd_run(const std::vector<std::string>& args, const std::string& command_line) {
+  const po::options_description desc = run_flags();
+  // --worker: the worker process of --isolate; --fake-evaluator, --fake-crash: tests without a GPU.
+  po::options_description hidden;
+  hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
+      "fake-crash", po::value<std::string>(), "");
+  po::options_description all;
+  all.add(desc).add(hidden);
+  const auto vm = parse("run", all, args);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  load_plugins_of(vm);
+  // One process per GPU: --processes starts this command once per GPU of --gpus with --world/--rank.
+  if (vm.count("processes")) {
+    if (!vm.count("gpus")) throw ConfigError("--processes: needs --gpus (the GPUs to start one process each for)");
+    if (vm.count("world") || vm.count("isolate")) throw ConfigError("--processes: not with --world or --isolate");
+    // A dry run plans the same points however many processes would measure them: it starts none.
+    if (!vm.count("dry-run")) return spawn_ranks(args, parse_gpu_list(vm["gpus"].as<std::string>(), "--gpus"));
+  }
+  const RankLaunch launch = rank_launch(vm);
+  Isolation iso;
+  iso.fake = vm.count("fake-evaluator") > 0;
+  iso.crash_glob = vm.count("fake-crash") ? vm["fake-crash"].as<std::string>() : "";
+  if (const json measure = hidden_worker_flags("run", vm); !measure.is_null())
+    return iso.fake ? serve_fake_worker(fake_device_json(), 0, iso.crash_glob) : serve_device_worker(measure);
+  iso.isolate = vm.count("isolate") > 0;
+  if (iso.fake && !iso.isolate) throw ConfigError("--fake-evaluator: only with --isolate");
+  if (vm.count("point-timeout")) {
+    if (!iso.isolate) throw ConfigError("--point-timeout: only with --isolate");
+    iso.point_timeout = number_flag(vm, "point-timeout", 0.001, 86400, false);
+  }
+  if (iso.fake) tune::register_fake_variants();
+
+  Sweep sw = plan_sweep(vm, launch.world);
+  if (vm.count("dry-run")) return dry_run(sw);
+  const json on_demand_ctx = build_on_demand_points(sw, iso.fake);
+  PointMeasuring m(sw, launch, iso);
+  const json& device = m.device();
+  const std::string device_name = device.value("name", "unknown GPU");
+  const std::string model = device.value("model", device_model_slug(device_name));
+  if (!sw.best_families.empty()) sw.load_best(model);
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : files::default_run_report(model, sw.cfg.name);
+  if (!vm.count("out")) files::check_output(out, "the default report path", sw.inputs);
+  Report report = new_report(sw, device, command_line, on_demand_ctx, launch);
+  const bool writer = launch.rank == 0;
+  if (writer)
+    std::cerr << "sortbench: " << device_name << ", copy " << std::fixed << std::setprecision(0)
+              << device.value("copy_gb_per_s", 0.0) << " GB/s; " << sw.workloads.size() << " workloads, "
+              << sw.points() << " points" << (iso.isolate ? ", each in a worker process" : "")
+              << (launch.world ? ", " + std::to_string(launch.world) + " processes (one per GPU)" : std::string())
+              << " -> " << out << "\n";
+  return measure_sweep(sw, m, report, out, writer);
 }
 
 }  // namespace
