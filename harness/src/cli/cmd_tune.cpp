@@ -192,7 +192,7 @@ std::string baselines_text(const Space& space) {
   return out;
 }
 
-int cmd_tune(const std::vector<std::string>& args, const std::string& command_line) {
+po::options_description tune_flags() {
   po::options_description desc(
       "sortbench tune: search a space of variants for the best point per key type and size range (docs/tune.md)\nOptions");
   desc.add_options()("help,h", "this help")("space", po::value<std::string>(), "tune space file (JSON), e.g. configs/tune-radix.json, or its name: tune-radix")(
@@ -220,12 +220,277 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
       "point-timeout", po::value<std::string>(), "seconds before a point that does not finish is failed (default 300)")(
       "in-process", "measure in this process (no worker; a fault ends the tune)")(
       "dry-run", "print the groups, points and pruned points and an estimate of the time, and exit (needs no GPU)");
+  add_plugin_option(desc);
+  add_on_demand_options(desc);
+  return desc;
+}
+
+// The space file with the flags applied; an objective other than time needs each point's energy.
+Space tune_space(const po::variables_map& vm, std::string& space_file) {
+  if (!vm.count("space")) throw ConfigError("--space: missing; expected a tune space file such as configs/tune-radix.json");
+  space_file = files::config_path(vm["space"].as<std::string>());  // a name: configs/NAME.json
+  files::check_input(space_file, "--space", "tune space file");
+  Space space = load_space_file(space_file);
+  apply_axes(space, vm);
+  if (vm.count("objective")) {
+    const auto o = parse_objective(vm["objective"].as<std::string>());
+    if (!o) throw ConfigError("--objective: '" + vm["objective"].as<std::string>() + "'; expected time, energy or edp");
+    space.score.objective = *o;
+  }
+  if (space.score.objective != Objective::time && space.sweep.measure.energy_window_s <= 0)
+    throw ConfigError(std::string(vm.count("objective") ? "--objective" : space.sweep.source + ": $.score.objective") +
+                      ": " + to_string(space.score.objective) + " needs each point's energy; expected an energy window above 0 (" +
+                      (vm.count("energy-window") ? "--energy-window" : space.sweep.source + ": $.measure.energy_window_s") + ")");
+  return space;
+}
+
+// What a tune measures, every input and output checked before any GPU work
+// or file is written.
+struct TunePlan {
+  std::string space_file;
+  Space space;
+  on_demand::Settings jit;
+  PointTypes types;
+  std::vector<on_demand::Planned> planned;  // points of family spaces the binary lacks
+  std::vector<const VariantInfo*> variants;
+  std::size_t shard = 0, shards = 1;
+  std::vector<std::string> devices;  // --devices: one shard per GPU
+  double point_timeout = 300;
+  std::vector<files::Input> inputs, outputs;
+  std::string merged_out;                // --devices: the merged report
+  std::vector<std::string> shard_outs;   // --devices: each shard's
+
+  void output(const std::string& path, const std::string& flag) {
+    files::check_output(path, flag, inputs, outputs);
+    outputs.push_back({path, flag});
+  }
+};
+
+// The variants and baselines against the registry, with the on-demand points
+// planned now, so a filter that selects nothing or too much is bad input, and
+// held by placeholders until the GPU's architecture is known and they are built.
+void select_points(TunePlan& t, const po::variables_map& vm) {
+  Space& space = t.space;
+  t.jit = on_demand_settings(vm);
+  t.types = on_demand::point_types(space.sweep);
+  if (space.on_demand) {
+    t.planned = on_demand::plan_space(space.sweep.variants, space.params, t.types, on_demand::limits_of(sm90_limits()),
+                                      space.sweep.source + ": $.params", kMaxPoints);
+    for (const auto& p : t.planned) space.on_demand_labels.push_back(p.label);
+    on_demand::register_placeholders(t.planned);
+  }
+  const auto& reg = Registry::instance();
+  for (const auto& pat : space.sweep.variants)
+    if (reg.match({pat}).empty()) {
+      const std::string hint = unmatched_label_hint(pat);
+      throw ConfigError((vm.count("variants") ? std::string("--variants") : space.sweep.source + ": $.variants") +
+                        ": '" + pat + "' matches no registered variant (see sortbench list)" +
+                        (hint.empty() ? "" : "; " + hint));
+    }
+  for (std::size_t i = 0; i < space.sweep.baselines.size(); ++i)
+    for (const auto& label : resolve_baselines({space.sweep.baselines[i]}, reg))
+      if (!reg.find(label))
+        throw ConfigError(space.sweep.source + ": $.baselines[" + std::to_string(i) + "]: '" + label +
+                          "' is not a registered variant (see sortbench list)");
+  t.variants = space_variants(space, reg);
+  if (t.variants.empty())
+    throw ConfigError(space.sweep.source + ": $.params: no variant matched by $.variants has parameters in range");
+}
+
+// --shard and --devices: points are dealt by a hash of their label, so more
+// shards than points leaves shards with nothing to do.
+void split_points(TunePlan& t, const po::variables_map& vm) {
+  if (vm.count("shard")) std::tie(t.shard, t.shards) = parse_shard(vm["shard"].as<std::string>());
+  if (vm.count("devices")) {
+    for (int d : parse_gpu_list(vm["devices"].as<std::string>(), "--devices")) t.devices.push_back(std::to_string(d));
+    if (vm.count("shard")) throw ConfigError("--devices: cannot be combined with --shard (it assigns the shards)");
+  }
+  const std::size_t split = t.devices.empty() ? t.shards : t.devices.size();
+  if (split > t.variants.size())
+    throw ConfigError(std::string(t.devices.empty() ? "--shard" : "--devices") + ": " + std::to_string(split) +
+                      " shards for a space of " + std::to_string(t.variants.size()) + " points; expected at most " +
+                      std::to_string(t.variants.size()));
+}
+
+// Every path the tune reads or writes, before the GPU is asked: the defaults
+// under sortbench-out/<gpu-model>/ are checked once the model is known.
+void check_paths(TunePlan& t, const po::variables_map& vm) {
+  if (vm.count("best") && vm.count("shard")) throw ConfigError("--best: a --shard run writes no best.json (sortbench merge does)");
+  if (vm.count("best-base") && (vm.count("shard") || !t.devices.empty()))
+    throw ConfigError("--best-base: a --shard run writes no best.json, and --devices merges without a base");
+  t.inputs = {{t.space_file, "--space"}};
+  for (const auto& path : check_key_files(t.space.sweep, vm.count("dist") ? std::string("--dist") : t.space.sweep.source))
+    t.inputs.push_back({path, "the key file"});
+  if (vm.count("best-base")) t.inputs.push_back({vm["best-base"].as<std::string>(), "--best-base"});
+  if (vm.count("out")) t.output(vm["out"].as<std::string>(), "--out");
+  if (vm.count("best")) t.output(vm["best"].as<std::string>(), "--best");
+  if (vm.count("cache")) {
+    // Read and appended: a cache of this space and build (the GPU model is
+    // compared once it is known), never another file.
+    t.output(vm["cache"].as<std::string>(), "--cache");
+    check_cache_file(vm["cache"].as<std::string>(), cache_header(identity_of_this_build("", ""), t.space));
+  }
+  // --devices: the shards' reports and the merged one are outputs too, checked
+  // here, so no shard starts that would write over an input or another output.
+  t.merged_out = vm.count("out") ? vm["out"].as<std::string>()
+                                 : files::default_devices_report(t.space.sweep.name, to_string(t.space.strategy.kind));
+  if (!t.devices.empty()) {
+    const std::string base = std::filesystem::path(t.merged_out).replace_extension().string();
+    const std::string n = std::to_string(t.devices.size());
+    for (std::size_t i = 0; i < t.devices.size(); ++i) {
+      t.shard_outs.push_back(base + ".shard-" + std::to_string(i) + "-of-" + n + ".json");
+      t.output(t.shard_outs.back(), "--devices: the report of shard " + std::to_string(i) + "/" + n);
+    }
+    if (!vm.count("out")) t.output(t.merged_out, "--devices: the merged report");
+  }
+}
+
+TunePlan plan_tune(const po::variables_map& vm, bool fake) {
+  TunePlan t;
+  t.space = tune_space(vm, t.space_file);
+  if (fake) register_fake_variants();
+  select_points(t, vm);
+  split_points(t, vm);
+  if (vm.count("point-timeout")) t.point_timeout = number_flag(vm, "point-timeout", 0.001, 86400, false);
+  check_paths(t, vm);
+  return t;
+}
+
+// --dry-run: the groups, their points and pruned points, and an estimate of the time.
+int dry_run_tune(const TunePlan& t, const std::vector<Group>& groups, bool resources_checked) {
+  const Space& space = t.space;
+  std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
+  std::size_t to_compile = 0;
+  if (space.on_demand) {
+    const on_demand::Summary od = on_demand::dry_plan(t.planned, t.types, t.jit);
+    std::cout << od.line() << "\n";
+    to_compile = od.count("to_compile");
+  }
+  std::size_t planned = 0, unchecked = 0;
+  std::string check_error;  // the first error of a variant's own check
+  for (const auto& g : groups) {
+    std::cout << g.name() << ": " << g.workloads.size() << " workloads, " << g.candidates.size() << " points, "
+              << g.pruned.size() << " pruned, up to " << planned_evaluations(space.strategy, g, space.baseline_labels.size()) << " evaluations ("
+              << to_string(space.strategy.kind) << ")\n";
+    for (const auto& c : g.candidates) {
+      std::cout << "  " << c.label;
+      for (const auto& [label, why] : g.unchecked)
+        if (label == c.label) {
+          std::cout << "  (own check needs the GPU; not run)";
+          if (check_error.empty()) check_error = why;
+        }
+      std::cout << "\n";
+    }
+    for (const auto& p : g.pruned) std::cout << "  pruned " << p.variant << ": " << p.reason << "\n";
+    // The runner skips every point of such a workload, with this reason.
+    for (const auto& w : g.workloads)
+      if (const std::string why = plan::workload_skip_reason(w); !why.empty())
+        std::cout << "  skipped workload n=" << w.n << " " << w.dist.name() << ": " << why << "\n";
+    planned += planned_evaluations(space.strategy, g, space.baseline_labels.size());
+    unchecked += g.unchecked.size();
+  }
+  std::cout << planned << " evaluations at most";
+  if (unchecked)
+    std::cout << "; " << unchecked << " points whose own check needs the GPU (" << check_error
+              << ") may still be pruned when the tune runs";
+  std::cout << "\n";
+  if (!resources_checked) std::cout << "kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU\n";
+  const double budget = space.sweep.measure.budget_s;
+  const plan::CompileEstimate compile = plan::estimate_compile(
+      to_compile, to_compile ? on_demand::recorded_compile_times(t.jit.cache_dir) : std::vector<double>{}, t.jit.jobs);
+  std::ostringstream budget_text;
+  budget_text << budget;
+  // An upper bound: evaluations the cache already holds take no time, but
+  // which those are depends on the GPU model.
+  const double energy_s = plan::energy_window_bound_s(space.sweep.measure.energy_window_s);
+  if (energy_s > 0) budget_text << " s budget + " << energy_s << " s energy window";
+  else budget_text << " s budget";
+  std::cout << "dry run: " << planned << " evaluations at most, est. measuring <= "
+            << duration_text(plan::measure_bound_s(planned, budget + energy_s)) << " (" << planned << " x ("
+            << budget_text.str() << "); those in the cache take none), " << compile.text() << "\n";
+  return 0;
+}
+
+// What measures the tune's points: a worker process (default) or this process
+// (--in-process), with the device it measures on.
+struct Measuring {
+  std::unique_ptr<Evaluator> eval;
+  json device;
+  WorkerEvaluator* worker = nullptr;
+  std::unique_ptr<Runner> runner;  // --in-process on a GPU
+};
+
+Measuring tune_evaluator(const TunePlan& t, const FakeOptions& fake, bool in_process) {
+  Measuring m;
+  if (in_process) {
+    if (fake.on) {
+      m.eval = std::make_unique<FakeEvaluator>(fake.delay_s);
+      m.device = fake_device_json(fake.model);
+      return m;
+    }
+    require_gpu();
+    const DeviceInfo dev = query_device(true);
+    m.device = device_json(dev);
+    struct RunnerEval : Evaluator {
+      Runner& r;
+      std::string prepared;
+      explicit RunnerEval(Runner& x) : r(x) {}
+      PointResult evaluate(const std::string& label, const Workload& w) override {
+        const std::string k = workload_json(w).dump();
+        if (k != prepared) r.prepare(w), prepared = k;
+        return r.measure(*Registry::instance().find(label));
+      }
+    };
+    m.runner = std::make_unique<Runner>(t.space.sweep.measure, dev);
+    m.eval = std::make_unique<RunnerEval>(*m.runner);
+    return m;
+  }
+  std::vector<std::string> wargs = {"sortbench", "tune", "--worker", "--measure", measure_json(t.space.sweep.measure).dump()};
+  if (fake.on) {
+    wargs.insert(wargs.end(), {"--fake-evaluator", "--fake-model", fake.model, "--fake-delay", std::to_string(fake.delay_s)});
+    if (!fake.crash_glob.empty()) wargs.insert(wargs.end(), {"--fake-crash", fake.crash_glob});
+  } else {
+    require_gpu();
+  }
+  auto w = std::make_unique<WorkerEvaluator>(wargs, t.point_timeout);
+  m.worker = w.get();
+  m.device = w->device();
+  m.eval = std::move(w);
+  return m;
+}
+
+// Each group's pick (or why none), and where the report and best.json went.
+bool print_outcomes(const TuneRun& run, const TunePlan& t, const std::string& prefix) {
+  bool all_picked = true;
+  std::cout << prefix << "strategy " << to_string(t.space.strategy.kind) << ": " << run.evaluations << " evaluations, "
+            << run.cache_hits << " from the cache, " << duration_text(run.wall_s) << "\n";
+  for (const auto& o : run.outcomes) {
+    std::cout << prefix << "  " << o.group << ": ";
+    if (o.ranking.empty() && o.candidates == 0 && t.shards > 1) {
+      std::cout << "none of its points hash to shard " << t.shard << "/" << t.shards << "\n";
+      continue;
+    }
+    if (o.ranking.empty()) {
+      std::cout << "no point ran on every workload\n";
+      all_picked = false;
+      continue;
+    }
+    std::cout << o.ranking[0].candidate->label << " " << std::fixed << std::setprecision(3) << o.ranking[0].score.value
+              << "x " << baselines_text(t.space) << " (" << o.scored << " of " << o.candidates << " points scored, "
+              << (o.unscored ? std::to_string(o.unscored) + " failed or skipped, " : std::string())
+              << o.evaluations << " evaluations, " << duration_text(o.wall_s) << ")";
+    if (!beats_baseline(o.ranking[0].score, t.space.score)) std::cout << "; not beyond noise: the library call stays the pick";
+    std::cout << "\n";
+  }
+  return all_picked;
+}
+
+int cmd_tune(const std::vector<std::string>& args, const std::string& command_line) {
+  const po::options_description desc = tune_flags();
   po::options_description hidden;
   hidden.add_options()("worker", "")("measure", po::value<std::string>(), "")("fake-evaluator", "")(
       "fake-delay", po::value<std::string>(), "")("fake-crash", po::value<std::string>(), "")(
       "fake-model", po::value<std::string>(), "")("log-prefix", po::value<std::string>(), "");
-  add_plugin_option(desc);
-  add_on_demand_options(desc);
   po::options_description all;
   all.add(desc).add(hidden);
   const auto vm = parse("tune", all, args);
@@ -243,108 +508,15 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   // --devices starts each shard with the prefix for its lines.
   if (vm.count("log-prefix") && !vm.count("shard")) throw ConfigError("--log-prefix: only with --shard");
 
-  // All input is checked before any GPU work or any file is written.
-  if (!vm.count("space")) throw ConfigError("--space: missing; expected a tune space file such as configs/tune-radix.json");
-  const std::string space_file = files::config_path(vm["space"].as<std::string>());  // a name: configs/NAME.json
-  files::check_input(space_file, "--space", "tune space file");
-  Space space = load_space_file(space_file);
-  apply_axes(space, vm);
-  if (vm.count("objective")) {
-    const auto o = parse_objective(vm["objective"].as<std::string>());
-    if (!o) throw ConfigError("--objective: '" + vm["objective"].as<std::string>() + "'; expected time, energy or edp");
-    space.score.objective = *o;
-  }
-  if (space.score.objective != Objective::time && space.sweep.measure.energy_window_s <= 0)
-    throw ConfigError(std::string(vm.count("objective") ? "--objective" : space.sweep.source + ": $.score.objective") +
-                      ": " + to_string(space.score.objective) + " needs each point's energy; expected an energy window above 0 (" +
-                      (vm.count("energy-window") ? "--energy-window" : space.sweep.source + ": $.measure.energy_window_s") + ")");
-  if (fake.on) register_fake_variants();
-  // On-demand points are planned now, so a filter that selects nothing or
-  // too much is bad input, and held by placeholders until the GPU's
-  // architecture is known and they are built.
-  const on_demand::Settings jit = on_demand_settings(vm);
-  const PointTypes types = on_demand::point_types(space.sweep);
-  std::vector<on_demand::Planned> planned;
-  if (space.on_demand) {
-    planned = on_demand::plan_space(space.sweep.variants, space.params, types, on_demand::limits_of(sm90_limits()),
-                                    space.sweep.source + ": $.params", kMaxPoints);
-    for (const auto& p : planned) space.on_demand_labels.push_back(p.label);
-    on_demand::register_placeholders(planned);
-  }
-  const auto& reg = Registry::instance();
-  for (const auto& pat : space.sweep.variants)
-    if (reg.match({pat}).empty()) {
-      const std::string hint = unmatched_label_hint(pat);
-      throw ConfigError((vm.count("variants") ? std::string("--variants") : space.sweep.source + ": $.variants") +
-                        ": '" + pat + "' matches no registered variant (see sortbench list)" +
-                        (hint.empty() ? "" : "; " + hint));
-    }
-  for (std::size_t i = 0; i < space.sweep.baselines.size(); ++i)
-    for (const auto& label : resolve_baselines({space.sweep.baselines[i]}, reg))
-      if (!reg.find(label))
-        throw ConfigError(space.sweep.source + ": $.baselines[" + std::to_string(i) + "]: '" + label +
-                          "' is not a registered variant (see sortbench list)");
-  std::size_t shard = 0, shards = 1;
-  if (vm.count("shard")) std::tie(shard, shards) = parse_shard(vm["shard"].as<std::string>());
-  std::vector<std::string> devices;
-  if (vm.count("devices")) {
-    for (int d : parse_gpu_list(vm["devices"].as<std::string>(), "--devices")) devices.push_back(std::to_string(d));
-    if (vm.count("shard")) throw ConfigError("--devices: cannot be combined with --shard (it assigns the shards)");
-  }
-  auto variants = space_variants(space, reg);
-  if (variants.empty())
-    throw ConfigError(space.sweep.source + ": $.params: no variant matched by $.variants has parameters in range");
-  // Points are dealt to shards by a hash of their label: more shards than
-  // points leaves shards with nothing to do.
-  const std::size_t split = devices.empty() ? shards : devices.size();
-  if (split > variants.size())
-    throw ConfigError(std::string(devices.empty() ? "--shard" : "--devices") + ": " + std::to_string(split) +
-                      " shards for a space of " + std::to_string(variants.size()) + " points; expected at most " +
-                      std::to_string(variants.size()));
-  const double point_timeout = vm.count("point-timeout") ? number_flag(vm, "point-timeout", 0.001, 86400, false) : 300.0;
-  if (vm.count("best") && vm.count("shard")) throw ConfigError("--best: a --shard run writes no best.json (sortbench merge does)");
-  if (vm.count("best-base") && (vm.count("shard") || !devices.empty()))
-    throw ConfigError("--best-base: a --shard run writes no best.json, and --devices merges without a base");
-  // Every path the tune reads or writes, before the GPU is asked: the defaults
-  // under sortbench-out/<gpu-model>/ are checked once the model is known.
-  std::vector<files::Input> inputs = {{space_file, "--space"}};
-  for (const auto& path : check_key_files(space.sweep, vm.count("dist") ? std::string("--dist") : space.sweep.source))
-    inputs.push_back({path, "the key file"});
-  if (vm.count("best-base")) inputs.push_back({vm["best-base"].as<std::string>(), "--best-base"});
-  std::vector<files::Input> outputs;
-  auto output = [&](const std::string& path, const std::string& flag) {
-    files::check_output(path, flag, inputs, outputs);
-    outputs.push_back({path, flag});
-  };
-  if (vm.count("out")) output(vm["out"].as<std::string>(), "--out");
-  if (vm.count("best")) output(vm["best"].as<std::string>(), "--best");
-  if (vm.count("cache")) {
-    // Read and appended: a cache of this space and build (the GPU model is
-    // compared once it is known), never another file.
-    output(vm["cache"].as<std::string>(), "--cache");
-    check_cache_file(vm["cache"].as<std::string>(), cache_header(identity_of_this_build("", ""), space));
-  }
-  // --devices: the shards' reports and the merged one are outputs too, checked
-  // here, so no shard starts that would write over an input or another output.
-  const std::string merged_out = vm.count("out") ? vm["out"].as<std::string>()
-                                                 : files::default_devices_report(space.sweep.name, to_string(space.strategy.kind));
-  std::vector<std::string> shard_outs;
-  if (!devices.empty()) {
-    const std::string base = std::filesystem::path(merged_out).replace_extension().string();
-    const std::string n = std::to_string(devices.size());
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-      shard_outs.push_back(base + ".shard-" + std::to_string(i) + "-of-" + n + ".json");
-      output(shard_outs.back(), "--devices: the report of shard " + std::to_string(i) + "/" + n);
-    }
-    if (!vm.count("out")) output(merged_out, "--devices: the merged report");
-  }
+  TunePlan t = plan_tune(vm, fake.on);
+  const Space& space = t.space;
   // A dry run queries no GPU: the GPU model (and so the cache key) is unknown,
   // and a variant's own check that needs the GPU (shared memory limits) is
   // shown as not run instead of failing the plan.
   const bool dry_run = vm.count("dry-run") > 0;
   // One shard per GPU, each a tune process of its own that plans on its GPU.
-  if (!devices.empty() && !dry_run)
-    return run_devices(args, devices, shard_outs, merged_out, vm.count("best") ? vm["best"].as<std::string>() : "");
+  if (!t.devices.empty() && !dry_run)
+    return run_devices(args, t.devices, t.shard_outs, t.merged_out, vm.count("best") ? vm["best"].as<std::string>() : "");
   // Resources come from the compiled kernels on this GPU (the fake family's
   // from a formula over an H100's limits); a dry run checks none.
   std::unique_ptr<KernelResourceCheck> resources;
@@ -357,115 +529,27 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   json on_demand_ctx;
   if (space.on_demand && !dry_run) {
     const SmLimits sm = fake.on ? sm90_limits() : device_sm_limits();
-    on_demand::Settings settings = jit;
+    on_demand::Settings settings = t.jit;
     if (!fake.on) settings.arch = on_demand::arch_of(sm);
-    const auto summary = on_demand::replace_placeholders_and_build(planned, types, on_demand::limits_of(sm), settings, std::cerr);
+    const auto summary = on_demand::replace_placeholders_and_build(t.planned, t.types, on_demand::limits_of(sm), settings, std::cerr);
     std::cerr << summary.line() << "\n";
     on_demand_ctx = summary.to_json();
-    variants = space_variants(space, reg);
+    t.variants = space_variants(space, Registry::instance());
   }
-  const auto groups = plan_groups(space, variants, resources ? ResourceCheck(std::ref(*resources)) : ResourceCheck(no_resource_check),
-                                  shard, shards, dry_run);
-  if (dry_run) {
-    std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
-    std::size_t to_compile = 0;
-    if (space.on_demand) {
-      const on_demand::Summary od = on_demand::dry_plan(planned, types, jit);
-      std::cout << od.line() << "\n";
-      to_compile = od.count("to_compile");
-    }
-    std::size_t planned = 0, unchecked = 0;
-    std::string check_error;  // the first error of a variant's own check
-    for (const auto& g : groups) {
-      std::cout << g.name() << ": " << g.workloads.size() << " workloads, " << g.candidates.size() << " points, "
-                << g.pruned.size() << " pruned, up to " << planned_evaluations(space.strategy, g, space.baseline_labels.size()) << " evaluations ("
-                << to_string(space.strategy.kind) << ")\n";
-      for (const auto& c : g.candidates) {
-        std::cout << "  " << c.label;
-        for (const auto& [label, why] : g.unchecked)
-          if (label == c.label) {
-            std::cout << "  (own check needs the GPU; not run)";
-            if (check_error.empty()) check_error = why;
-          }
-        std::cout << "\n";
-      }
-      for (const auto& p : g.pruned) std::cout << "  pruned " << p.variant << ": " << p.reason << "\n";
-      // The runner skips every point of such a workload, with this reason.
-      for (const auto& w : g.workloads)
-        if (const std::string why = plan::workload_skip_reason(w); !why.empty())
-          std::cout << "  skipped workload n=" << w.n << " " << w.dist.name() << ": " << why << "\n";
-      planned += planned_evaluations(space.strategy, g, space.baseline_labels.size());
-      unchecked += g.unchecked.size();
-    }
-    std::cout << planned << " evaluations at most";
-    if (unchecked)
-      std::cout << "; " << unchecked << " points whose own check needs the GPU (" << check_error
-                << ") may still be pruned when the tune runs";
-    std::cout << "\n";
-    if (!resources) std::cout << "kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU\n";
-    const double budget = space.sweep.measure.budget_s;
-    const plan::CompileEstimate compile = plan::estimate_compile(
-        to_compile, to_compile ? on_demand::recorded_compile_times(jit.cache_dir) : std::vector<double>{}, jit.jobs);
-    std::ostringstream budget_text;
-    budget_text << budget;
-    // An upper bound: evaluations the cache already holds take no time, but
-    // which those are depends on the GPU model.
-    const double energy_s = plan::energy_window_bound_s(space.sweep.measure.energy_window_s);
-    if (energy_s > 0) budget_text << " s budget + " << energy_s << " s energy window";
-    else budget_text << " s budget";
-    std::cout << "dry run: " << planned << " evaluations at most, est. measuring <= "
-              << duration_text(plan::measure_bound_s(planned, budget + energy_s)) << " (" << planned << " x ("
-              << budget_text.str() << "); those in the cache take none), " << compile.text() << "\n";
-    return 0;
-  }
+  const auto groups = plan_groups(space, t.variants, resources ? ResourceCheck(std::ref(*resources)) : ResourceCheck(no_resource_check),
+                                  t.shard, t.shards, dry_run);
+  if (dry_run) return dry_run_tune(t, groups, resources != nullptr);
 
-  // The evaluator: a worker process (default) or this process.
-  std::unique_ptr<Evaluator> eval;
-  json device;
-  WorkerEvaluator* worker = nullptr;
-  std::unique_ptr<Runner> runner;  // --in-process on a GPU
-  if (vm.count("in-process")) {
-    if (fake.on) {
-      eval = std::make_unique<FakeEvaluator>(fake.delay_s);
-      device = fake_device_json(fake.model);
-    } else {
-      require_gpu();
-      const DeviceInfo dev = query_device(true);
-      device = device_json(dev);
-      struct RunnerEval : Evaluator {
-        Runner& r;
-        std::string prepared;
-        explicit RunnerEval(Runner& x) : r(x) {}
-        PointResult evaluate(const std::string& label, const Workload& w) override {
-          const std::string k = workload_json(w).dump();
-          if (k != prepared) r.prepare(w), prepared = k;
-          return r.measure(*Registry::instance().find(label));
-        }
-      };
-      runner = std::make_unique<Runner>(space.sweep.measure, dev);
-      eval = std::make_unique<RunnerEval>(*runner);
-    }
-  } else {
-    std::vector<std::string> wargs = {"sortbench", "tune", "--worker", "--measure", measure_json(space.sweep.measure).dump()};
-    if (fake.on) {
-      wargs.insert(wargs.end(), {"--fake-evaluator", "--fake-model", fake.model, "--fake-delay", std::to_string(fake.delay_s)});
-      if (!fake.crash_glob.empty()) wargs.insert(wargs.end(), {"--fake-crash", fake.crash_glob});
-    } else {
-      require_gpu();
-    }
-    auto w = std::make_unique<WorkerEvaluator>(wargs, point_timeout);
-    worker = w.get();
-    device = w->device();
-    eval = std::move(w);
-  }
+  Measuring m = tune_evaluator(t, fake, vm.count("in-process") > 0);
+  const json& device = m.device;
   const std::string model = device.value("model", "unknown-gpu");
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
                                           : files::default_tune_report(model, space.sweep.name, to_string(space.strategy.kind));
   const std::string best_path = vm.count("best") ? vm["best"].as<std::string>() : files::default_best(model);
   const std::string cache_path =
       vm.count("cache") ? vm["cache"].as<std::string>() : files::default_cache(model, space.sweep.name);
-  if (!vm.count("out")) output(out, "the default report path");
-  if (!vm.count("best") && shards == 1) output(best_path, "the default best.json path");
+  if (!vm.count("out")) t.output(out, "the default report path");
+  if (!vm.count("best") && t.shards == 1) t.output(best_path, "the default best.json path");
   json best_base;
   if (vm.count("best-base")) {
     const std::string base = vm["best-base"].as<std::string>();
@@ -473,7 +557,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     if (best_base.is_null()) throw ConfigError("--best-base: " + base + " is missing or for another GPU than " + model);
   }
   if (!vm.count("cache")) {
-    output(cache_path, "the default cache path");
+    t.output(cache_path, "the default cache path");
     check_cache_file(cache_path, cache_header(identity_of_this_build("", ""), space));
   }
   const CacheIdentity id = identity_of_this_build(model, device.value("uuid", ""));
@@ -481,7 +565,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   const std::string prefix = vm.count("log-prefix") ? vm["log-prefix"].as<std::string>() : "";
   std::cerr << prefix << "sortbench tune: " << device.value("name", model) << "; " << to_string(space.strategy.kind)
             << " over " << groups.size() << " groups";
-  if (shards > 1) std::cerr << ", shard " << shard << "/" << shards;
+  if (t.shards > 1) std::cerr << ", shard " << t.shard << "/" << t.shards;
   std::cerr << "; cache " << cache_path << " (" << cache.loaded() << " entries" << (vm.count("fresh") ? ", ignored" : "")
             << ") -> " << out << "\n";
   if (resources) {
@@ -491,9 +575,9 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
                 << " declare no kernels, so their resources were not checked (first: " << undeclared[0] << ")\n";
   }
 
-  const std::string shard_text = std::to_string(shard) + "/" + std::to_string(shards);
+  const std::string shard_text = std::to_string(t.shard) + "/" + std::to_string(t.shards);
   LineProgress progress(prefix);
-  Session session(space, *eval, &cache, id, &progress);
+  Session session(space, *m.eval, &cache, id, &progress);
   auto make_report = [&](const TuneRun& run, bool complete) {
     Report report;
     report.complete = complete;
@@ -502,8 +586,8 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     tune_ctx["shard"] = shard_text;
     tune_ctx["cache"] = cache_path;
     tune_ctx["cache_identity"] = to_json(id);
-    tune_ctx["worker_restarts"] = worker ? worker->restarts() : 0;
-    tune_ctx["worker_contexts_lost"] = worker ? worker->contexts_lost() : 0;
+    tune_ctx["worker_restarts"] = m.worker ? m.worker->restarts() : 0;
+    tune_ctx["worker_contexts_lost"] = m.worker ? m.worker->contexts_lost() : 0;
     if (resources) tune_ctx["resources"] = resources->report();
     report.context = {{"tool", "sortbench"}, {"device", device}, {"build", build_json()},
                       {"host", {{"hostname", hostname()}}}, {"timestamp", utc_now()},
@@ -522,37 +606,17 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   files::Outputs writes;
   writes.add(out, "--out", report_to_json(report).dump(1) + "\n");
   json best;
-  if (shards == 1) {
+  if (t.shards == 1) {
     best = best_json(report.results, space, device,
-                          {{"report", out}, {"tune", report.context["tune"]}, {"command_line", command_line}});
+                     {{"report", out}, {"tune", report.context["tune"]}, {"command_line", command_line}});
     if (!best_base.is_null()) best = keep_unmeasured_entries(best_base, std::move(best), vm["best-base"].as<std::string>());
     writes.add(best_path, "--best", best.dump(2) + "\n");
   }
   writes.commit();
-  if (shards == 1) print_time_pick_differences(best, prefix);
-  bool all_picked = true;
-  std::cout << prefix << "strategy " << to_string(space.strategy.kind) << ": " << run.evaluations << " evaluations, "
-            << run.cache_hits << " from the cache, " << duration_text(run.wall_s) << "\n";
-  for (const auto& o : run.outcomes) {
-    std::cout << prefix << "  " << o.group << ": ";
-    if (o.ranking.empty() && o.candidates == 0 && shards > 1) {
-      std::cout << "none of its points hash to shard " << shard << "/" << shards << "\n";
-      continue;
-    }
-    if (o.ranking.empty()) {
-      std::cout << "no point ran on every workload\n";
-      all_picked = false;
-      continue;
-    }
-    std::cout << o.ranking[0].candidate->label << " " << std::fixed << std::setprecision(3) << o.ranking[0].score.value
-              << "x " << baselines_text(space) << " (" << o.scored << " of " << o.candidates << " points scored, "
-              << (o.unscored ? std::to_string(o.unscored) + " failed or skipped, " : std::string())
-              << o.evaluations << " evaluations, " << duration_text(o.wall_s) << ")";
-    if (!beats_baseline(o.ranking[0].score, space.score)) std::cout << "; not beyond noise: the library call stays the pick";
-    std::cout << "\n";
-  }
+  if (t.shards == 1) print_time_pick_differences(best, prefix);
+  const bool all_picked = print_outcomes(run, t, prefix);
   std::cout << prefix << "report: " << out << "\n";
-  if (shards == 1) std::cout << prefix << "best: " << best_path << "\n";
+  if (t.shards == 1) std::cout << prefix << "best: " << best_path << "\n";
   return all_picked ? 0 : 1;
 }
 
