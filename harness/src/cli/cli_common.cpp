@@ -16,6 +16,7 @@
 #include <cuda/version>
 
 #include "cli.hpp"
+#include "evaluators.hpp"
 #include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/build_info.hpp"
@@ -356,23 +357,27 @@ int print_version(const std::vector<std::string>& args) {
   return 0;
 }
 
+PointResult InProcessEvaluator::evaluate(const std::string& label, const Workload& w) {
+  const VariantInfo* v = Registry::instance().find(label);
+  if (!v) {
+    PointResult r = tune::blank_result(label, {}, "", w);
+    r.status = Status::failed;
+    r.reason = "not registered in this build";
+    return r;
+  }
+  return measurer_.measure(*v, w);  // a workload-wide skip reason comes back as the result
+}
+
 int serve_device_worker(const nlohmann::json& measure) {
   std::FILE* out = worker::take_stdout_for_protocol();
   require_gpu();
-  Measurer measurer(worker::measure_from_json(measure));
+  InProcessEvaluator eval(worker::measure_from_json(measure));
   int current = 0;
   cuda_check(cudaGetDevice(&current), "cudaGetDevice");
-  return worker::serve(std::cin, out, device_json(measurer.device(current)), [&](const std::string& label, const Workload& w) {
+  return worker::serve(std::cin, out, device_json(eval.measurer().device(current)), [&](const std::string& label, const Workload& w) {
     worker::Reply reply;
-    const VariantInfo* v = Registry::instance().find(label);
-    if (!v) {
-      reply.result = tune::blank_result(label, {}, "", w);
-      reply.result.status = Status::failed;
-      reply.result.reason = "not registered in this build";
-      return reply;
-    }
-    reply.result = measurer.measure(*v, w);  // a workload-wide skip reason comes back as the result
-    reply.context_lost = !measurer.context_lost().empty();
+    reply.result = eval.evaluate(label, w);
+    reply.context_lost = !eval.measurer().context_lost().empty();
     return reply;
   });
 }

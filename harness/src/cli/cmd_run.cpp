@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "evaluators.hpp"
 #include "sortbench/plugin.hpp"
 #include "sortbench/best_json.hpp"
 #include "sortbench/config.hpp"
@@ -340,10 +341,10 @@ json build_on_demand_points(Sweep& sw, bool fake) {
   return summary.to_json();
 }
 
-// Where points are measured: in this process, point by point in a worker
-// process (--isolate), or as one rank of a process per GPU, which measures
-// its share of every distributed point (rank 0 also the single-GPU variants,
-// on its GPU).
+// Where points are measured: the Evaluator tune uses too, in this process or
+// point by point in a worker process (--isolate); or as one rank of a process
+// per GPU, which measures its share of every distributed point (rank 0 also
+// the single-GPU variants, on its GPU).
 class PointMeasuring {
  public:
   PointMeasuring(const Sweep& sw, const RankLaunch& launch, const Isolation& iso) : launch_(launch) {
@@ -356,16 +357,20 @@ class PointMeasuring {
       } else {
         require_gpu();
       }
-      proc_ = std::make_unique<worker::Process>(wargs, iso.point_timeout);
-      device_ = proc_->device();
+      auto w = std::make_unique<WorkerEvaluator>(wargs, iso.point_timeout);
+      worker_ = w.get();
+      device_ = w->device();
+      eval_ = std::move(w);
     } else {
       require_gpu();
-      runner_ = std::make_unique<Measurer>(sw.cfg.measure);
+      auto e = std::make_unique<InProcessEvaluator>(sw.cfg.measure);
+      local_ = &e->measurer();
+      eval_ = std::move(e);
       int first = 0;
       cuda_check(cudaGetDevice(&first), "cudaGetDevice");
       if (!sw.workloads.empty() && !sw.workloads.front().devices.empty()) first = sw.workloads.front().devices.front();
       if (launch.world) first = launch.device;
-      device_ = device_json(runner_->device(first));
+      device_ = device_json(local_->device(first));
     }
     if (launch.world)
       ranked_ = std::make_unique<DistributedRunner>(sw.cfg.measure, launch.device, launch.world, launch.rank,
@@ -374,7 +379,7 @@ class PointMeasuring {
   const json& device() const { return device_; }
 
   PointResult measure(const VariantInfo& v, const Workload& w) {
-    if (!ranked_) return runner_ ? runner_->measure(v, w) : proc_->evaluate(v.label, w);
+    if (!ranked_) return eval_->evaluate(v.label, w);
     if (!v.distributed()) {
       // Every rank forgets its shard here, so all prepare the next distributed point together.
       ranked_->release();
@@ -382,11 +387,11 @@ class PointMeasuring {
       if (launch_.rank != 0) return PointResult{};
       Workload one = w;
       one.devices = {launch_.device};
-      return runner_->measure(v, one);
+      return local_->measure(v, one);
     }
     const std::string id = worker::workload_json(w).dump();
     if (id != ranked_prepared_) {
-      runner_->release();
+      local_->release();
       ranked_->prepare(w);
       ranked_prepared_ = id;
       if (!ranked_->prepared_link().devices.empty()) rank_links_.push_back(ranked_->prepared_link());
@@ -397,19 +402,19 @@ class PointMeasuring {
   // The GPUs and links of a sweep across devices, as far as measured, into
   // the report's context.
   void note_devices(const std::vector<Workload>& workloads, json& context) const {
-    if (!runner_) return;
+    if (!local_) return;
     json devices = json::array(), links = json::array();
     std::set<int> seen;
     for (const auto& w : workloads)
       for (int d : w.devices)
         if (seen.insert(d).second) {
           try {
-            devices.push_back(device_json(runner_->device(d)));
+            devices.push_back(device_json(local_->device(d)));
           } catch (const CudaError& e) {
             devices.push_back({{"ordinal", d}, {"error", e.what()}});
           }
         }
-    for (const auto& l : runner_->links()) links.push_back(link_json(l));
+    for (const auto& l : local_->links()) links.push_back(link_json(l));
     for (const auto& l : rank_links_) links.push_back(link_json(l));
     if (seen.size() > 1 || !links.empty()) {
       context["devices"] = devices;
@@ -419,21 +424,22 @@ class PointMeasuring {
 
   // Lost CUDA contexts and replaced workers, told once the sweep is done.
   void tell_losses() const {
-    if (runner_ && !runner_->context_lost().empty())
-      std::cerr << "sortbench: CUDA context lost at " << runner_->context_lost() << "\n";
-    if (proc_ && proc_->contexts_lost())
-      std::cerr << "sortbench: " << proc_->contexts_lost() << " worker process" << (proc_->contexts_lost() == 1 ? "" : "es")
+    if (local_ && !local_->context_lost().empty())
+      std::cerr << "sortbench: CUDA context lost at " << local_->context_lost() << "\n";
+    if (worker_ && worker_->contexts_lost())
+      std::cerr << "sortbench: " << worker_->contexts_lost() << " worker process" << (worker_->contexts_lost() == 1 ? "" : "es")
                 << " replaced after a kernel fault lost the CUDA context\n";
-    if (proc_ && proc_->restarts())
-      std::cerr << "sortbench: " << proc_->restarts() << " worker process" << (proc_->restarts() == 1 ? "" : "es")
+    if (worker_ && worker_->restarts())
+      std::cerr << "sortbench: " << worker_->restarts() << " worker process" << (worker_->restarts() == 1 ? "" : "es")
                 << " replaced after a point killed or hung it\n";
   }
 
  private:
   RankLaunch launch_;
   json device_;
-  std::unique_ptr<Measurer> runner_;
-  std::unique_ptr<worker::Process> proc_;
+  std::unique_ptr<tune::Evaluator> eval_;
+  Measurer* local_ = nullptr;           // in this process (eval_'s)
+  WorkerEvaluator* worker_ = nullptr;   // --isolate (eval_)
   std::unique_ptr<DistributedRunner> ranked_;
   std::string ranked_prepared_;
   std::vector<LinkMeasurement> rank_links_;

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "evaluators.hpp"
 #include "sortbench/plugin.hpp"
 #include "sortbench/config.hpp"
 #include "sortbench/family_space.hpp"
@@ -51,18 +52,6 @@ int run_worker(const json& measure, const FakeOptions& fake) {
 }
 
 // Parent side: measures through a worker process, restarting it after a crash.
-class WorkerEvaluator : public Evaluator {
- public:
-  WorkerEvaluator(std::vector<std::string> args, double point_timeout_s) : proc_(std::move(args), point_timeout_s) {}
-  const json& device() { return proc_.device(); }
-  PointResult evaluate(const std::string& label, const Workload& w) override { return proc_.evaluate(label, w); }
-  std::size_t restarts() const { return proc_.restarts(); }
-  std::size_t contexts_lost() const { return proc_.contexts_lost(); }
-
- private:
-  worker::Process proc_;
-};
-
 class LineProgress : public Progress {
  public:
   explicit LineProgress(std::string prefix) : prefix_(std::move(prefix)), tty_(isatty(STDERR_FILENO) && prefix_.empty()) {}
@@ -417,7 +406,6 @@ struct Measuring {
   std::unique_ptr<Evaluator> eval;
   json device;
   WorkerEvaluator* worker = nullptr;
-  std::unique_ptr<Runner> runner;  // --in-process on a GPU
 };
 
 Measuring tune_evaluator(const TunePlan& t, const FakeOptions& fake, bool in_process) {
@@ -429,20 +417,11 @@ Measuring tune_evaluator(const TunePlan& t, const FakeOptions& fake, bool in_pro
       return m;
     }
     require_gpu();
-    const DeviceInfo dev = query_device(true);
-    m.device = device_json(dev);
-    struct RunnerEval : Evaluator {
-      Runner& r;
-      std::string prepared;
-      explicit RunnerEval(Runner& x) : r(x) {}
-      PointResult evaluate(const std::string& label, const Workload& w) override {
-        const std::string k = workload_json(w).dump();
-        if (k != prepared) r.prepare(w), prepared = k;
-        return r.measure(*Registry::instance().find(label));
-      }
-    };
-    m.runner = std::make_unique<Runner>(t.space.sweep.measure, dev);
-    m.eval = std::make_unique<RunnerEval>(*m.runner);
+    auto e = std::make_unique<InProcessEvaluator>(t.space.sweep.measure);
+    int current = 0;
+    cuda_check(cudaGetDevice(&current), "cudaGetDevice");
+    m.device = device_json(e->measurer().device(current));
+    m.eval = std::move(e);
     return m;
   }
   std::vector<std::string> wargs = {"sortbench", "tune", "--worker", "--measure", measure_json(t.space.sweep.measure).dump()};
