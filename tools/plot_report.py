@@ -104,7 +104,7 @@ def geomean(values):
 
 def figure_png(fig):
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
     plt.close(fig)
     # A palette of 256 colours holds every line, marker and the heatmap's
     # colormap; it makes the PNGs (and the page that embeds them) about a
