@@ -486,8 +486,8 @@ std::string progress_line(std::size_t done, std::size_t total, const VariantInfo
 // Every point measured and the report written after each workload, so a
 // partial report survives an interrupted sweep; one process per GPU: rank 0
 // alone prints and writes. 1 where a point failed.
-int measure_sweep(const Sweep& sw, PointMeasuring& m, Report& report, const std::string& out, bool writer) {
-  const std::size_t total = sw.points();
+int measure_sweep(const Sweep& sw, std::size_t total, PointMeasuring& m, Report& report, const std::string& out,
+                  bool writer) {
   const bool tty = writer && isatty(STDERR_FILENO);
   std::size_t done = 0, failed = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -572,13 +572,14 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   if (!vm.count("out")) files::check_output(out, "the default report path", sw.inputs);
   Report report = new_report(sw, device, command_line, on_demand_ctx, launch);
   const bool writer = launch.rank == 0;
+  const std::size_t total = sw.points();
   if (writer)
     std::cerr << "sortbench: " << device_name << ", copy " << std::fixed << std::setprecision(0)
               << device.value("copy_gb_per_s", 0.0) << " GB/s; " << sw.workloads.size() << " workloads, "
-              << sw.points() << " points" << (iso.isolate ? ", each in a worker process" : "")
+              << total << " points" << (iso.isolate ? ", each in a worker process" : "")
               << (launch.world ? ", " + std::to_string(launch.world) + " processes (one per GPU)" : std::string())
               << " -> " << out << "\n";
-  return measure_sweep(sw, m, report, out, writer);
+  return measure_sweep(sw, total, m, report, out, writer);
 }
 
 }  // namespace

@@ -108,10 +108,7 @@ DistributedRunner::~DistributedRunner() {
   State& s = *st_;
   release();
   s.destroy_comms(!lost_.empty());
-  if (s.scratch) {
-    cudaSetDevice(s.devices[0]);
-    cudaFree(s.scratch);
-  }
+  s.free_scratch();
   for (std::size_t i = 0; i < s.team.local.size(); ++i) {
     cudaSetDevice(s.devices[i]);
     s.flush[i].reset();

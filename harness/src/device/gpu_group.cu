@@ -111,6 +111,15 @@ std::vector<char> GpuGroup::gather(const std::vector<std::vector<char>>& mine) {
 #endif
 }
 
+void GpuGroup::free_scratch() {
+  if (scratch) {
+    cudaSetDevice(devices[0]);
+    cudaFree(scratch);
+  }
+  scratch = nullptr;
+  scratch_bytes = 0;
+}
+
 void GpuGroup::record_start() {
   if (one_per_process) max_over_ranks(0);
   set(0);

@@ -28,7 +28,7 @@ struct GpuGroup {
   int world_size = 0, my_rank = 0;
   std::string id_file;
   int generation = 0;  // communicators made so far: a remade one reads a new id file
-  void* scratch = nullptr;  // device bytes for the host-side collectives (one per process)
+  void* scratch = nullptr;  // device bytes for the host-side collectives (one per process), gather's
   std::size_t scratch_bytes = 0;
 
   int g() const { return world_size; }                  // ranks in all
@@ -42,6 +42,7 @@ struct GpuGroup {
   void destroy_comms(bool abort);
   // Every rank's `bytes` (mine: one block per local member) in rank order.
   std::vector<char> gather(const std::vector<std::vector<char>>& mine);
+  void free_scratch();
   template <class X>
   std::vector<X> gather_values(const std::vector<X>& mine) {
     std::vector<std::vector<char>> blocks;
