@@ -19,7 +19,9 @@ class PhaseClock {
       for (cudaEvent_t e : events_[m]) cudaEventDestroy(e);
     }
   }
-  void mark(const Team& t, std::size_t member, std::size_t boundary) {
+  void mark(const Team& t, std::size_t member, std::size_t boundary) { mark(t, member, boundary, t.local[member].stream); }
+  // A boundary reached on another stream of the member's GPU (one the design joins back).
+  void mark(const Team& t, std::size_t member, std::size_t boundary, cudaStream_t stream) {
     if (events_.empty()) {
       events_.resize(t.local.size());
       for (std::size_t m = 0; m < t.local.size(); ++m) {
@@ -30,7 +32,7 @@ class PhaseClock {
       }
     }
     cuda_check(cudaSetDevice(t.local[member].device), "cudaSetDevice");
-    cuda_check(cudaEventRecord(events_[member][boundary], t.local[member].stream), "phase event");
+    cuda_check(cudaEventRecord(events_[member][boundary], stream), "phase event");
   }
   void mark_all(const Team& t, std::size_t boundary) {
     for (std::size_t m = 0; m < t.local.size(); ++m) mark(t, m, boundary);

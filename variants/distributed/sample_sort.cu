@@ -2,11 +2,17 @@
 // each GPU sorts its shard with its tuned radix point (LocalSort), draws
 // regular samples from it (oversampling), the samples are all-gathered
 // (NCCL) and g - 1 splitters picked, each GPU cuts its sorted shard at the
-// splitters (binary search), the pieces go to their GPUs in one NCCL
-// all-to-all (grouped ncclSend/ncclRecv), and each GPU merges what it
-// received with cub::DeviceMerge: two runs at once; g runs pairwise, in
-// ceil(log2 g) passes over its part, where a second radix sort of the part
-// would read and write it once per digit.
+// splitters (binary search), the pieces go to their GPUs over NCCL (grouped
+// ncclSend/ncclRecv), and each GPU merges what it received with
+// cub::DeviceMerge: two runs at once; g runs pairwise, in ceil(log2 g)
+// passes over its part, where a second radix sort of the part would read and
+// write it once per digit.
+//
+// In pieces (`pieces` > 1): g * pieces - 1 splitters cut each GPU's part into
+// sub-buckets, and the exchange moves one sub-bucket of every part per round
+// on a stream of its own, while the GPU merges the runs of the rounds that
+// have arrived; only the last piece's merge is left when the last round
+// lands (piece_schedule.hpp).
 //
 // Splitters are (key, rank, position) triples, compared in that order, so
 // equal keys are cut between GPUs too: all-equal keys still spread evenly,
@@ -18,15 +24,16 @@
 #include "local_sort.cuh"
 #include "distributed_sort.cuh"
 #include "exchange.cuh"
+#include "piece_schedule.hpp"
 #include "splitters.cuh"
 #include "merge_runs.cuh"
 
 namespace sortbench::distributed {
 namespace {
 
-template <int SamplesPerGpu>
 struct SampleSortPolicy {
-  static constexpr int kSamplesPerGpu = SamplesPerGpu;
+  int samples_per_gpu;
+  int pieces;  // sub-buckets per GPU's part: rounds of the exchange
 };
 
 // split[b] = how many of the rank's sorted keys come before splitter b.
@@ -49,26 +56,69 @@ __global__ void cut_kernel(const T* sorted, std::size_t n, std::uint32_t rank, b
   split[b] = lo;
 }
 
-template <class P>
-class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
-  friend class TypedDistributedSort<SampleSort<P>>;
-  using Base = TypedDistributedSort<SampleSort<P>>;
+// A stream and events per local GPU for the rounds of the exchange, made on
+// the first run. The stream has the highest priority, so NCCL's kernels are
+// not left waiting behind the merges' blocks.
+class RoundStreams {
+ public:
+  ~RoundStreams() {
+    for (std::size_t m = 0; m < devices_.size(); ++m) {
+      cudaSetDevice(devices_[m]);
+      for (cudaEvent_t e : arrived_[m]) cudaEventDestroy(e);
+      cudaEventDestroy(ready_[m]);
+      cudaStreamDestroy(streams_[m]);
+    }
+  }
+  void ensure(const Team& t, int rounds) {
+    if (!devices_.empty()) return;
+    for (const auto& member : t.local) {
+      cuda_check(cudaSetDevice(member.device), "cudaSetDevice");
+      int least = 0, greatest = 0;
+      cuda_check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
+      cudaStream_t s = nullptr;
+      cuda_check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest), "exchange stream");
+      devices_.push_back(member.device);
+      streams_.push_back(s);
+      ready_.emplace_back();
+      cuda_check(cudaEventCreateWithFlags(&ready_.back(), cudaEventDisableTiming), "exchange event");
+      arrived_.emplace_back(std::size_t(rounds));
+      for (auto& e : arrived_.back()) cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "exchange event");
+    }
+  }
+  cudaStream_t stream(std::size_t m) const { return streams_[m]; }
+  cudaEvent_t ready(std::size_t m) const { return ready_[m]; }
+  cudaEvent_t arrived(std::size_t m, int round) const { return arrived_[m][std::size_t(round)]; }
+
+ private:
+  std::vector<int> devices_;
+  std::vector<cudaStream_t> streams_;
+  std::vector<cudaEvent_t> ready_;
+  std::vector<std::vector<cudaEvent_t>> arrived_;
+};
+
+class SampleSort final : public TypedDistributedSort<SampleSort> {
+  friend class TypedDistributedSort<SampleSort>;
+  using Base = TypedDistributedSort<SampleSort>;
   using Base::clock_;
   using Base::p_;
   using Base::parts_;
   using Base::sent_;
 
  public:
-  explicit SampleSort(const Problem& p)
-      : Base(p, {"local_sort", "splitters", "exchange", "merge"}), local_(p) {
+  SampleSort(const Problem& p, SampleSortPolicy policy)
+      : Base(p, {"local_sort", "splitters", "exchange", "merge"}), policy_(policy), local_(p) {
     g_ = p.gpus;
     kb_ = key_bytes(p.key);
     vb_ = value_bytes(p.value);
-    // Regular sampling bounds a part by n/g plus one sampling interval per rank on each side.
+    // Regular sampling bounds the keys between two splitters by the samples
+    // between them plus one sampling interval per rank on each side: a part
+    // by n/g, a sub-bucket by n/(g * pieces), each plus 2g intervals.
     std::size_t largest = 0;
     for (int r = 0; r < g_; ++r) largest = std::max(largest, shard_size(p.n, g_, r));
-    cap_ = (p.n + std::size_t(g_) - 1) / std::size_t(g_) +
-           2 * std::size_t(g_) * (largest / P::kSamplesPerGpu + 2) + 16;
+    const std::size_t s = std::size_t(policy.samples_per_gpu), interval = largest / s + 2;
+    cap_ = (p.n + std::size_t(g_) - 1) / std::size_t(g_) + 2 * std::size_t(g_) * interval + 16;
+    piece_cap_ = std::min(cap_, ((s + std::size_t(policy.pieces) - 1) / std::size_t(policy.pieces) + 2 * std::size_t(g_)) *
+                                    interval + 16);
   }
 
   std::size_t temp_bytes(int rank) override { return plan(rank).bytes; }
@@ -81,9 +131,12 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
   struct Plan {
     Layout layout;
     std::size_t bytes = 0;
-    std::size_t a_keys, a_values, b_keys, b_values, o_keys, o_values, sort_temp, sort_bytes, merge_temp, merge_bytes = 0;
+    std::size_t a_keys, a_values, b_keys, b_values, o_keys, o_values, x_keys, x_values, sort_temp, sort_bytes,
+        merge_temp, merge_bytes = 0;
     std::size_t samples, gathered, splitters, split, splits_gathered;
   };
+
+  int buckets() const { return g_ * policy_.pieces; }
 
   const Plan& plan(int rank) { return plans_.get(rank, [this](int r) { return make_plan(r); }); }
   PlanPerRank<Plan> plans_;
@@ -92,37 +145,104 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
     Plan t;
     Layout& l = t.layout;
     const std::size_t n = shard_size(p_.n, g_, rank);
+    const int pieces = policy_.pieces;
+    // A: the sorted shard (the kept pieces are merged from there); B: the
+    // received pieces in their slots; O: the part; X: between the merge
+    // passes of more than two runs.
     t.a_keys = l.add(cap_ * kb_);
     t.a_values = l.add(cap_ * vb_);
-    // Two GPUs: B takes the peer's run in an aligned slot, the merge writes O.
-    // More: B takes every run, the merge passes alternate between O and A.
-    const bool two = g_ == 2;
-    t.b_keys = l.add(ExchangePlan::recv_bytes(cap_, kb_, g_, two));
-    t.b_values = l.add(vb_ ? ExchangePlan::recv_bytes(cap_, vb_, g_, two) : 0);
+    t.b_keys = l.add(PieceSchedule::recv_bytes(cap_, kb_, g_, pieces));
+    t.b_values = l.add(vb_ ? PieceSchedule::recv_bytes(cap_, vb_, g_, pieces) : 0);
     t.o_keys = l.add(cap_ * kb_);
     t.o_values = l.add(cap_ * vb_);
+    t.x_keys = l.add(g_ > 2 ? piece_cap_ * kb_ : 0);
+    t.x_values = l.add(g_ > 2 ? piece_cap_ * vb_ : 0);
     t.sort_bytes = local_.temp_bytes(n);
     t.sort_temp = l.add(t.sort_bytes);
     t.merge_bytes = merge_temp_bytes(p_, cap_);
     t.merge_temp = l.add(t.merge_bytes);
-    t.samples = l.add(P::kSamplesPerGpu * sizeof(Sample));
-    t.gathered = l.add(std::size_t(g_) * P::kSamplesPerGpu * sizeof(Sample));
-    t.splitters = l.add(std::size_t(g_) * sizeof(Sample));
-    t.split = l.add(std::size_t(g_ + 1) * 8);
-    t.splits_gathered = l.add(std::size_t(g_) * std::size_t(g_ + 1) * 8);
+    t.samples = l.add(std::size_t(policy_.samples_per_gpu) * sizeof(Sample));
+    t.gathered = l.add(std::size_t(g_) * std::size_t(policy_.samples_per_gpu) * sizeof(Sample));
+    t.splitters = l.add(std::size_t(buckets()) * sizeof(Sample));
+    t.split = l.add(std::size_t(buckets() + 1) * 8);
+    t.splits_gathered = l.add(std::size_t(g_) * std::size_t(buckets() + 1) * 8);
     t.bytes = l.bytes;
     return t;
   }
 
 #if defined(SORTBENCH_HAVE_NCCL)
+  // Round k of the exchange on every local GPU's round stream: from each
+  // rank's A the piece of sub-bucket (j, k) to rank j, into B's slots.
+  template <class T, class V>
+  void send_round(const Team& team, const std::vector<Plan>& plans, const std::vector<Shard>& shards,
+                  const PieceSchedule& ps, int k) {
+    auto at = [&](std::size_t m, std::size_t off) { return static_cast<char*>(shards[m].temp) + off; };
+    const auto& api = nccl::api();
+    nccl::check(api.GroupStart(), "ncclGroupStart");
+    for (std::size_t m = 0; m < team.local.size(); ++m) {
+      const int r = team.local[m].rank;
+      const cudaStream_t c = rounds_.stream(m);
+      const std::pair<std::size_t, std::size_t> planes[2] = {{kb_, plans[m].a_keys}, {vb_, plans[m].a_values}};
+      const std::size_t recv[2] = {plans[m].b_keys, plans[m].b_values};
+      for (int pl = 0; pl < (vb_ ? 2 : 1); ++pl) {
+        const std::size_t elem = planes[pl].first;
+        for (int j = 0; j < g_; ++j) {
+          if (j == r) continue;
+          const int out_b = ps.bucket(j, k), in_b = ps.bucket(r, k);
+          if (const std::size_t sc = ps.count(r, out_b)) {
+            const std::size_t ph = ps.phase(r, out_b, elem);
+            nccl::check(api.Send(at(m, planes[pl].second) + ps.start(r, out_b) * elem - ph, ph + sc * elem, ncclUint8, j,
+                                 team.local[m].comm, c), "ncclSend", team.local[m].comm);
+          }
+          if (const std::size_t rc = ps.count(j, in_b))
+            nccl::check(api.Recv(at(m, recv[pl]) + ps.slot(r, k, j, elem), ps.phase(j, in_b, elem) + rc * elem, ncclUint8,
+                                 j, team.local[m].comm, c), "ncclRecv", team.local[m].comm);
+        }
+      }
+    }
+    nccl::check(api.GroupEnd(), "ncclGroupEnd");
+    for (std::size_t m = 0; m < team.local.size(); ++m) {
+      cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice");
+      cuda_check(cudaEventRecord(rounds_.arrived(m, k), rounds_.stream(m)), "exchange round");
+    }
+  }
+
+  // Rank r's runs of round k, in rank order (its own from A, the others from
+  // B), merged into `out` (merge_pairwise, X between the passes).
+  template <class T, class V>
+  void merge_piece(const Plan& t, char* base, const PieceSchedule& ps, int r, int k, T* out_k, V* out_v,
+                   cudaStream_t s) {
+    const int b = ps.bucket(r, k);
+    std::vector<SortedRun<T, V>> runs;
+    for (int j = 0; j < g_; ++j) {
+      const std::size_t at_k = j == r ? t.a_keys + ps.start(r, b) * kb_ : t.b_keys + ps.run_start(r, k, j, kb_) * kb_;
+      const std::size_t at_v = !vb_ ? 0 : j == r ? t.a_values + ps.start(r, b) * vb_ : t.b_values + ps.run_start(r, k, j, vb_) * vb_;
+      runs.push_back({reinterpret_cast<const T*>(base + at_k), vb_ ? reinterpret_cast<const V*>(base + at_v) : nullptr,
+                      ps.count(j, b)});
+    }
+    const bool desc = p_.order == Order::descending;
+    auto merge = [&](const SortedRun<T, V>& x, const SortedRun<T, V>& y, T* ok, V* ov) {
+      std::size_t bytes = t.merge_bytes;
+      cuda_check(merge_runs<T, V>(base + t.merge_temp, bytes, x.k, x.v, x.n, y.k, y.v, y.n, ok, ov, desc, s), "merge");
+    };
+    auto copy = [&](const SortedRun<T, V>& x, T* ok, V* ov) {
+      cuda_check(cudaMemcpyAsync(ok, x.k, x.n * kb_, cudaMemcpyDeviceToDevice, s), "merge: copy");
+      if (vb_) cuda_check(cudaMemcpyAsync(ov, x.v, x.n * vb_, cudaMemcpyDeviceToDevice, s), "merge: copy");
+    };
+    merge_pairwise<T, V>(std::move(runs), out_k, out_v, reinterpret_cast<T*>(base + t.x_keys),
+                         vb_ ? reinterpret_cast<V*>(base + t.x_values) : nullptr, merge, copy);
+  }
+
   template <class T, class V>
   void run_typed(const Team& team, const std::vector<Shard>& shards) {
     const bool desc = p_.order == Order::descending;
     const std::size_t L = team.local.size();
+    const int S = policy_.samples_per_gpu, pieces = policy_.pieces;
     std::vector<Plan> plans;
     for (std::size_t m = 0; m < L; ++m) plans.push_back(plan(team.local[m].rank));
     auto at = [&](std::size_t m, std::size_t off) { return static_cast<char*>(shards[m].temp) + off; };
     auto set = [&](std::size_t m) { cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice"); };
+    rounds_.ensure(team, pieces);
     clock_.mark_all(team, 0);
     // 1. Sort each shard into A; draw its samples.
     for (std::size_t m = 0; m < L; ++m) {
@@ -132,54 +252,56 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
       local_.run(shards[m].n, shards[m].keys, at(m, t.a_keys), shards[m].values, vb_ ? at(m, t.a_values) : nullptr,
                  at(m, t.sort_temp), t.sort_bytes, s);
       clock_.mark(team, m, 1);
-      draw_samples_kernel<T><<<(P::kSamplesPerGpu + 255) / 256, 256, 0, s>>>(
-          reinterpret_cast<const T*>(at(m, t.a_keys)), shards[m].n, P::kSamplesPerGpu, std::uint32_t(team.local[m].rank),
-          desc, reinterpret_cast<Sample*>(at(m, t.samples)));
+      draw_samples_kernel<T><<<(S + 255) / 256, 256, 0, s>>>(reinterpret_cast<const T*>(at(m, t.a_keys)), shards[m].n, S,
+                                                           std::uint32_t(team.local[m].rank), desc,
+                                                           reinterpret_cast<Sample*>(at(m, t.samples)));
       cuda_check(cudaGetLastError(), "draw samples");
     }
-    // 2. Splitters: every g-th of the gathered samples in (key, rank, position) order.
+    // 2. Splitters: every (g * pieces)-th of the gathered samples in (key, rank, position) order.
     std::vector<const void*> in(L);
     std::vector<void*> out(L);
     for (std::size_t m = 0; m < L; ++m) in[m] = at(m, plans[m].samples), out[m] = at(m, plans[m].gathered);
-    const std::vector<Sample> splitters = pick_splitters(allgather_to_host(team, in, out, P::kSamplesPerGpu * sizeof(Sample)), g_);
+    const std::vector<Sample> splitters =
+        pick_splitters(allgather_to_host(team, in, out, std::size_t(S) * sizeof(Sample)), buckets());
     for (std::size_t m = 0; m < L; ++m) {
       set(m);
       const auto& t = plans[m];
       const cudaStream_t s = team.local[m].stream;
       cuda_check(cudaMemcpyAsync(at(m, t.splitters), splitters.data(), splitters.size() * sizeof(Sample),
                                  cudaMemcpyHostToDevice, s), "splitters");
-      cut_kernel<T><<<(g_ + 1 + 63) / 64, 64, 0, s>>>(reinterpret_cast<const T*>(at(m, t.a_keys)), shards[m].n,
-                                                      std::uint32_t(team.local[m].rank), desc,
-                                                      reinterpret_cast<const Sample*>(at(m, t.splitters)), g_ - 1,
-                                                      reinterpret_cast<std::uint64_t*>(at(m, t.split)));
+      cut_kernel<T><<<(buckets() + 1 + 63) / 64, 64, 0, s>>>(reinterpret_cast<const T*>(at(m, t.a_keys)), shards[m].n,
+                                                            std::uint32_t(team.local[m].rank), desc,
+                                                            reinterpret_cast<const Sample*>(at(m, t.splitters)),
+                                                            buckets() - 1, reinterpret_cast<std::uint64_t*>(at(m, t.split)));
       cuda_check(cudaGetLastError(), "cut at splitters");
       in[m] = at(m, t.split);
       out[m] = at(m, t.splits_gathered);
     }
-    const std::vector<char> split_raw = allgather_to_host(team, in, out, std::size_t(g_ + 1) * 8);
+    const std::vector<char> split_raw = allgather_to_host(team, in, out, std::size_t(buckets() + 1) * 8);
     std::vector<std::uint64_t> splits(split_raw.size() / 8);
     std::memcpy(splits.data(), split_raw.data(), split_raw.size());
-    const auto counts = counts_from_splits(splits, g_);
-    for (std::size_t m = 0; m < L; ++m)
-      if (received(counts, team.local[m].rank) > cap_)
-        throw std::runtime_error("sample sort: rank " + std::to_string(team.local[m].rank) + " would receive " +
-                                 std::to_string(received(counts, team.local[m].rank)) + " keys, more than its " +
-                                 std::to_string(cap_));
-    clock_.mark_all(team, 2);
-    // 3. The exchange: A's pieces into B (two GPUs: only the peer's, in an aligned slot).
-    const bool two = g_ == 2;
-    const ExchangePlan xp{counts, two};
-    std::vector<Plane> planes(1);
-    planes[0].elem = kb_;
-    for (std::size_t m = 0; m < L; ++m) planes[0].send.push_back(at(m, plans[m].a_keys)), planes[0].recv.push_back(at(m, plans[m].b_keys));
-    if (vb_) {
-      planes.emplace_back();
-      planes[1].elem = vb_;
-      for (std::size_t m = 0; m < L; ++m) planes[1].send.push_back(at(m, plans[m].a_values)), planes[1].recv.push_back(at(m, plans[m].b_values));
+    const PieceSchedule ps(g_, pieces, std::move(splits));
+    for (std::size_t m = 0; m < L; ++m) {
+      const int r = team.local[m].rank;
+      if (ps.part_size(r) > cap_)
+        throw std::runtime_error("sample sort: rank " + std::to_string(r) + " would receive " +
+                                 std::to_string(ps.part_size(r)) + " keys, more than its " + std::to_string(cap_));
+      for (int k = 0; k < pieces && g_ > 2; ++k)
+        if (ps.piece_size(r, k) > piece_cap_)
+          throw std::runtime_error("sample sort: rank " + std::to_string(r) + "'s piece " + std::to_string(k) + " holds " +
+                                   std::to_string(ps.piece_size(r, k)) + " keys, more than its " +
+                                   std::to_string(piece_cap_));
     }
-    exchange(team, xp, planes, two);
-    clock_.mark_all(team, 3);
-    // 4. Merge the runs in rank order (two GPUs: the kept one from A, the other from B).
+    clock_.mark_all(team, 2);
+    // 3. The rounds of the exchange, on the round streams once A is sorted and cut.
+    for (std::size_t m = 0; m < L; ++m) {
+      set(m);
+      cuda_check(cudaEventRecord(rounds_.ready(m), team.local[m].stream), "exchange ready");
+      cuda_check(cudaStreamWaitEvent(rounds_.stream(m), rounds_.ready(m), 0), "exchange ready");
+    }
+    for (int k = 0; k < pieces; ++k) send_round<T, V>(team, plans, shards, ps, k);
+    for (std::size_t m = 0; m < L; ++m) clock_.mark(team, m, 3, rounds_.stream(m));
+    // 4. Each round's runs merged into its place in O as soon as the round has landed.
     parts_.assign(L, Part{});
     sent_.assign(L, 0);
     for (std::size_t m = 0; m < L; ++m) {
@@ -187,81 +309,37 @@ class SampleSort final : public TypedDistributedSort<SampleSort<P>> {
       const auto& t = plans[m];
       const cudaStream_t s = team.local[m].stream;
       const int r = team.local[m].rank;
-      const std::size_t total = received(counts, r);
-      auto* ak = reinterpret_cast<T*>(at(m, t.a_keys));
-      auto* av = reinterpret_cast<V*>(at(m, t.a_values));
-      auto* bk = reinterpret_cast<T*>(at(m, t.b_keys));
-      auto* bv = reinterpret_cast<V*>(at(m, t.b_values));
-      if (two) {
-        const int peer = 1 - r;
-        const T* run_k[2];
-        const V* run_v[2];
-        run_k[r] = ak + xp.send_start(r, r);
-        run_v[r] = av + (vb_ ? xp.send_start(r, r) : 0);
-        run_k[peer] = bk + xp.run_start(r, peer, kb_);
-        run_v[peer] = bv + (vb_ ? xp.run_start(r, peer, vb_) : 0);
-        auto* ok = reinterpret_cast<T*>(at(m, t.o_keys));
-        auto* ov = reinterpret_cast<V*>(at(m, t.o_values));
-        std::size_t bytes = t.merge_bytes;
-        cuda_check(merge_runs<T, V>(at(m, t.merge_temp), bytes, run_k[0], run_v[0], counts[0][std::size_t(r)], run_k[1],
-                                    run_v[1], counts[1][std::size_t(r)], ok, ov, desc, s),
-                   "merge");
-        parts_[m] = {ok, vb_ ? static_cast<const void*>(ov) : nullptr, total};
-      } else {
-        // Runs in rank order in B; each pass merges neighbours (the lower
-        // rank's run first) into O, then A, then O...; an odd run out is copied.
-        struct Run {
-          T* k;
-          V* v;
-          std::size_t n;
-        };
-        std::vector<Run> runs;
-        for (int j = 0; j < g_; ++j)
-          runs.push_back({bk + xp.run_start(r, j, kb_), vb_ ? bv + xp.run_start(r, j, vb_) : nullptr,
-                          counts[std::size_t(j)][std::size_t(r)]});
-        T* const out_k[2] = {reinterpret_cast<T*>(at(m, t.o_keys)), ak};
-        V* const out_v[2] = {reinterpret_cast<V*>(at(m, t.o_values)), av};
-        for (int pass = 0; runs.size() > 1; ++pass) {
-          std::vector<Run> merged;
-          std::size_t off = 0;
-          for (std::size_t i = 0; i < runs.size(); i += 2) {
-            Run o{out_k[pass % 2] + off, vb_ ? out_v[pass % 2] + off : nullptr, runs[i].n};
-            if (i + 1 < runs.size()) {
-              o.n += runs[i + 1].n;
-              std::size_t bytes = t.merge_bytes;
-              cuda_check(merge_runs<T, V>(at(m, t.merge_temp), bytes, runs[i].k, runs[i].v, runs[i].n, runs[i + 1].k,
-                                          runs[i + 1].v, runs[i + 1].n, o.k, o.v, desc, s),
-                         "merge");
-            } else {
-              if (o.n) cuda_check(cudaMemcpyAsync(o.k, runs[i].k, o.n * kb_, cudaMemcpyDeviceToDevice, s), "merge: copy");
-              if (o.n && vb_)
-                cuda_check(cudaMemcpyAsync(o.v, runs[i].v, o.n * vb_, cudaMemcpyDeviceToDevice, s), "merge: copy");
-            }
-            off += o.n;
-            merged.push_back(o);
-          }
-          runs = std::move(merged);
-        }
-        parts_[m] = {runs[0].k, vb_ ? static_cast<const void*>(runs[0].v) : nullptr, total};
+      auto* ok = reinterpret_cast<T*>(at(m, t.o_keys));
+      auto* ov = reinterpret_cast<V*>(at(m, t.o_values));
+      for (int k = 0; k < pieces; ++k) {
+        cuda_check(cudaStreamWaitEvent(s, rounds_.arrived(m, k), 0), "exchange round");
+        const std::size_t off = ps.piece_offset(r, k);
+        merge_piece<T, V>(t, static_cast<char*>(shards[m].temp), ps, r, k, ok + off, vb_ ? ov + off : nullptr, s);
       }
       clock_.mark(team, m, 4);
-      sent_[m] = sent_to_others(counts, r) * (kb_ + vb_);
+      parts_[m] = {ok, vb_ ? static_cast<const void*>(ov) : nullptr, ps.part_size(r)};
+      sent_[m] = ps.sent_to_others(r) * (kb_ + vb_);
     }
   }
 #endif
 
+  SampleSortPolicy policy_;
   int g_ = 2;
-  std::size_t kb_ = 4, vb_ = 0, cap_ = 0;
+  std::size_t kb_ = 4, vb_ = 0, cap_ = 0, piece_cap_ = 0;
   LocalSort local_;
+  RoundStreams rounds_;
 };
 
-template <class P>
-VariantInfo sample_sort_info() {
+VariantInfo sample_sort_info(SampleSortPolicy policy) {
   VariantInfo v;
   v.family = "distributed";
-  v.params = {{"samples_per_gpu", "s", std::to_string(P::kSamplesPerGpu)}};
+  v.params = {{"samples_per_gpu", "s", std::to_string(policy.samples_per_gpu)}};
+  if (policy.pieces > 1) v.params.push_back({"pieces", "pieces", std::to_string(policy.pieces)});
   v.label = "distributed.sample_sort." + param_label(v.params);
-  v.description = "sample sort across GPUs: local radix sort, regular samples, NCCL all-to-all, merge";
+  v.description = policy.pieces > 1
+                      ? "sample sort across GPUs: local radix sort, regular samples, NCCL all-to-all in " +
+                            std::to_string(policy.pieces) + " rounds, each round's runs merged behind the next"
+                      : "sample sort across GPUs: local radix sort, regular samples, NCCL all-to-all, merge";
   v.seed = "000 PMPP 13.8 (sample sort), one GPU per bucket";
   v.value_types = {ValueType::none, ValueType::u32, ValueType::u64};
   v.descending = true;
@@ -271,11 +349,13 @@ VariantInfo sample_sort_info() {
   // The local sort's passes, the exchange (read and write) and the merge (read and write).
   v.bytes_per_key = [](const Problem& p) { return key_value_bytes(p) * (2.0 * double(key_bytes(p.key)) + 2 + 2); };
   v.unsupported = [](const Problem& p) { return unavailable(p); };
-  v.make_distributed = [](const Problem& p) { return std::make_unique<SampleSort<P>>(p); };
+  v.make_distributed = [policy](const Problem& p) { return std::make_unique<SampleSort>(p, policy); };
   return v;
 }
 
-SORTBENCH_REGISTER_VARIANT(sample_sort_info<SampleSortPolicy<1024>>());
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 8}));
 
 }  // namespace
 }  // namespace sortbench::distributed
