@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -105,7 +106,7 @@ TEST(LocalSort, PickedAndCheckedForAShard) {
   VariantInfo capped;
   capped.label = "radix.local_sort_test.capped";
   capped.family = "radix";
-  capped.value_types = {ValueType::none, ValueType::u32};
+  capped.value_types = {ValueType::none, ValueType::u32, ValueType::u64};
   capped.max_n = std::size_t(1) << 27;
   capped.max_n_why = "a test cap";
   capped.bytes_per_key = [](const Problem&) { return 8.0; };
@@ -113,9 +114,17 @@ TEST(LocalSort, PickedAndCheckedForAShard) {
   Registry::instance().add(capped);
   const std::string path =
       (std::filesystem::temp_directory_path() / ("sortbench_local_sort_" + std::to_string(::getpid()) + ".json")).string();
+  VariantInfo wide = capped;
+  wide.label = "radix.local_sort_test.wide";
+  wide.max_n = std::numeric_limits<std::size_t>::max();
+  Registry::instance().add(wide);
   std::ofstream(path) << R"({"schema": "sortbench-best", "schema_version": 2, "gpu_model": "fake-gpu", "entries": [
     {"key": "u32", "value": "u32", "order": "ascending", "n_min": 1024, "n_max": 134217728,
-     "variant": "radix.local_sort_test.capped", "ours": "radix.local_sort_test.capped", "params": {}, "score": 1.2}]})";
+     "variant": "radix.local_sort_test.capped", "ours": "radix.local_sort_test.capped", "params": {}, "score": 1.2},
+    {"key": "u32", "value": "u64", "order": "ascending", "n_min": 1024, "n_max": 134217728,
+     "variant": "radix.local_sort_test.capped", "ours": "radix.local_sort_test.capped", "params": {}, "score": 1.2},
+    {"key": "u32", "value": "u64", "order": "ascending", "n_min": 1073741824, "n_max": 1073741824,
+     "variant": "radix.local_sort_test.wide", "ours": "radix.local_sort_test.wide", "params": {}, "score": 1.2}]})";
   const char* before = std::getenv("SORTBENCH_BEST_JSON");
   const std::string saved = before ? before : "";
   ::setenv("SORTBENCH_BEST_JSON", path.c_str(), 1);
@@ -125,6 +134,7 @@ TEST(LocalSort, PickedAndCheckedForAShard) {
       if (saved.empty()) ::unsetenv("SORTBENCH_BEST_JSON");
       else ::setenv("SORTBENCH_BEST_JSON", saved.c_str(), 1);
       Registry::instance().remove("radix.local_sort_test.capped");
+      Registry::instance().remove("radix.local_sort_test.wide");
       std::filesystem::remove(path);
     }
   } restore{saved, path};
@@ -137,6 +147,11 @@ TEST(LocalSort, PickedAndCheckedForAShard) {
   const Problem two{KeyType::u32, ValueType::u32, Order::ascending, std::size_t(1) << 29, 2};
   const VariantInfo* d = local_sort_variant(two, "fake-gpu");
   EXPECT_TRUE(d == nullptr || d->label != "radix.local_sort_test.capped");
+  // Where a larger size's pick can sort the shard, that pick, not the family's default point.
+  const Problem wide_pairs{KeyType::u32, ValueType::u64, Order::ascending, std::size_t(1) << 29, 2};
+  const VariantInfo* w = local_sort_variant(wide_pairs, "fake-gpu");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->label, "radix.local_sort_test.wide");
 }
 
 // Eight ranks (issue 44, host logic without an eight-GPU machine): shards
