@@ -75,3 +75,17 @@ TEST(BucketSkew, TheBoundIsTwiceThePigeonhole) {
 }
 
 }  // namespace
+
+TEST(BucketSkew, OverflowingBucketsAreListedInBucketOrderWithTheirPlaceInTheGatheredRun) {
+  using sortbench::radix::overflowing_buckets;
+  // Sizes 3, 0, 9, 4, 12 with a slab of 4: buckets 2 and 4 overflow.
+  const unsigned long long ends[] = {3, 3, 12, 16, 28};
+  const auto o = overflowing_buckets(ends, 5, 4);
+  EXPECT_EQ(o.begins, (std::vector<unsigned long long>{3, 16}));
+  EXPECT_EQ(o.offsets, (std::vector<unsigned long long>{0, 9, 21}));
+  EXPECT_EQ(o.keys, 21u);
+  const auto none = overflowing_buckets(ends, 5, 12);
+  EXPECT_TRUE(none.begins.empty());
+  EXPECT_EQ(none.offsets, (std::vector<unsigned long long>{0}));
+  EXPECT_EQ(none.keys, 0u);
+}

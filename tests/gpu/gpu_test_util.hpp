@@ -36,9 +36,10 @@ std::vector<T> to_host(const void* d, std::size_t n) {
 }
 
 // Runs v once on the pristine input (device buffers) and leaves the result in
-// out_keys / out_values, exactly as the runner does (untimed).
-// Values are p.value's type (u32 or u64).
-inline void run_once(const VariantInfo& v, const Problem& p, const void* pristine_keys, const void* pristine_values,
+// out_keys / out_values, exactly as the runner does (untimed); what the
+// instance says it ran (Instance::dispatched). Values are p.value's type (u32
+// or u64).
+inline std::string run_once(const VariantInfo& v, const Problem& p, const void* pristine_keys, const void* pristine_values,
                      void* in_keys, void* out_keys, void* in_values, void* out_values, cudaStream_t s) {
   const std::size_t kb = p.n * key_bytes(p.key), vb = p.n * value_bytes(p.value);
   const bool pairs = p.value != ValueType::none;
@@ -53,7 +54,7 @@ inline void run_once(const VariantInfo& v, const Problem& p, const void* pristin
     inst->run(b, nullptr, inst->temp_bytes(b, s), s);
     if (kb) cuda_check(cudaMemcpy(out_keys, hk_out.data(), kb, cudaMemcpyHostToDevice), "host result");
     if (vb) cuda_check(cudaMemcpy(out_values, hv_out.data(), vb, cudaMemcpyHostToDevice), "host result");
-    return;
+    return inst->dispatched();
   }
   void* kdst = v.in_place ? out_keys : in_keys;
   void* vdst = v.in_place ? out_values : in_values;
@@ -69,6 +70,7 @@ inline void run_once(const VariantInfo& v, const Problem& p, const void* pristin
   restore();
   inst->run(b, temp.p, tb, s);
   cuda_check(cudaStreamSynchronize(s), "run");
+  return inst->dispatched();
 }
 
 // A gtest name from a variant label (parameterised suites): '.' and other

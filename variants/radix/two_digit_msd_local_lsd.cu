@@ -14,19 +14,27 @@
 // times after the histogram, 56 bytes a key; the six other digits' passes
 // run in shared memory. At 2^28 keys the buckets hold 4096 keys on average.
 // A bucket larger than a slab (skewed keys, or more keys than the design is
-// for) cannot be sorted this way, and the sort is then Onesweep's from
-// keys_in. Two checks find it, each read by the host (a round trip each,
-// against milliseconds of sort at the sizes this design is for):
+// for) cannot be sorted this way. Two checks find such buckets, each read by
+// the host (a round trip each, against milliseconds of sort at the sizes
+// this design is for):
 //   before the passes, a sample of the keys' top two digits
 //               (common/bucket_skew.hpp) catches keys skewed enough that a
-//               bucket is sure to overflow, so the passes are not run for
-//               nothing (they cost skewed u32 pairs at 2^28 half again the
-//               time of Onesweep alone: radix-steps.json of build 71b835b,
-//               committed in 05f44a4; variants/radix/PERFORMANCE.md);
-//   after them, the bucket ends find any bucket that does not fit; the sort
-//               is then Onesweep's from keys_in, which the two passes left
-//               as it was.
+//               bucket is sure to overflow, and the sort is Onesweep's from
+//               the start, so the passes are not run for nothing (they cost
+//               skewed u32 pairs at 2^28 half again the time of Onesweep
+//               alone: radix-steps.json of build 71b835b, committed in
+//               05f44a4; variants/radix/PERFORMANCE.md);
+//   after them, the bucket ends find the buckets that do not fit (a hot key
+//               among uniform ones, which a sample of 2^16 keys misses).
+//               The block kernel sorts the others; the overflowing ones are
+//               gathered in bucket order into one run, which Onesweep sorts
+//               whole (the top digits keep the buckets in order, and the
+//               sort is stable), and put back. The passes are kept. Only
+//               when more than half the keys overflow is the gather, sort
+//               and scatter dearer than Onesweep from keys_in, which the two
+//               passes left as it was, and that runs instead.
 #include <algorithm>
+#include <map>
 
 #include "common/bucket_local_sort.cuh"
 #include "common/bucket_skew.hpp"
@@ -115,6 +123,34 @@ __global__ void __launch_bounds__(kSampleThreads)
     if (c[i]) atomicAdd(&counts[i], c[i]);
 }
 
+// Thread i of the run the overflowing buckets are gathered into: key i of
+// it, in bucket order (offsets: where each bucket starts in the run, then the
+// run's size), moved from its place among the grouped keys into the run, or
+// (to_run false) back.
+constexpr int kMoveThreads = 256;
+template <class Bits, class V>
+__global__ void __launch_bounds__(kMoveThreads)
+    move_overflowing_kernel(Bits* __restrict__ grouped_keys, V* __restrict__ grouped_values, Bits* __restrict__ run_keys,
+                            V* __restrict__ run_values, const unsigned long long* __restrict__ begins,
+                            const unsigned long long* __restrict__ offsets, unsigned count, bool to_run) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)kMoveThreads + threadIdx.x;
+  if (i >= offsets[count]) return;
+  unsigned lo = 0, hi = count;  // the bucket: the last whose offset is at most i
+  while (hi - lo > 1) {
+    const unsigned mid = (lo + hi) / 2;
+    if (offsets[mid] <= i) lo = mid;
+    else hi = mid;
+  }
+  const unsigned long long g = begins[lo] + (i - offsets[lo]);
+  if (to_run) {
+    run_keys[i] = grouped_keys[g];
+    if constexpr (kHasValues<V>) run_values[i] = grouped_values[g];
+  } else {
+    grouped_keys[g] = run_keys[i];
+    if constexpr (kHasValues<V>) grouped_values[g] = run_values[i];
+  }
+}
+
 template <class P, class Bits>
 class TwoDigitMsdInstance final : public Instance {
   static constexpr unsigned kBuckets = P::template kBuckets<Bits>;
@@ -126,9 +162,14 @@ class TwoDigitMsdInstance final : public Instance {
         top_(make_onesweep<typename P::TopPass, Bits>(p, P::template kFirstTopPass<Bits>)),
         whole_(make_onesweep<typename P::TopPass, Bits>(p)) {
     top_bytes_ = top_->temp_bytes(Buffers{}, nullptr);
+    // The overflowing buckets' run is sorted in the memory of the top passes
+    // (free once they are done): at most n / 2 keys.
+    base_ = std::max(top_bytes_, overflow_layout(p_.n / 2).bytes);
     ends_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
     fits_off_ = layout_.add(sizeof(unsigned));
     sample_off_ = layout_.add(sizeof(SampleCounts));
+    begins_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
+    offsets_off_ = layout_.add((std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
     with_value_type(p_.value, [](auto tag) {
       using V = typename decltype(tag)::type;
       allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
@@ -140,6 +181,7 @@ class TwoDigitMsdInstance final : public Instance {
   ~TwoDigitMsdInstance() override {
     cudaFreeHost(fits_host_);
     cudaFreeHost(sample_host_);
+    cudaFreeHost(ends_host_);
   }
   TwoDigitMsdInstance(const TwoDigitMsdInstance&) = delete;
   TwoDigitMsdInstance& operator=(const TwoDigitMsdInstance&) = delete;
@@ -147,7 +189,7 @@ class TwoDigitMsdInstance final : public Instance {
   // The fallback sort starts once the ends are read, so it reuses the memory
   // of the top passes and of the ends.
   std::size_t temp_bytes(const Buffers& b, cudaStream_t s) override {
-    return std::max(top_bytes_ + layout_.bytes, whole_->temp_bytes(b, s));
+    return std::max(base_ + layout_.bytes, whole_->temp_bytes(b, s));
   }
   std::vector<KernelLaunch> kernels() const override {
     std::vector<KernelLaunch> k = {
@@ -158,14 +200,16 @@ class TwoDigitMsdInstance final : public Instance {
       using V = typename decltype(tag)::type;
       k.push_back(kernel_launch("bucket sort", bucket_sort_kernel<P, Bits, V>, P::kBlockThreads,
                                 P::template smem_bytes<Bits, V>()));
+      k.push_back(kernel_launch("overflowing buckets moved", move_overflowing_kernel<Bits, V>, kMoveThreads, 0));
     });
     return k;
   }
   void run(const Buffers& b, void* temp, std::size_t bytes, cudaStream_t s) override {
+    last_ = Path::trivial;
     if (p_.n <= 1) return copy_trivial(p_, b, s);
-    if (bytes < top_bytes_ + layout_.bytes) throw std::invalid_argument("radix.two_digit_msd_local_lsd: temp too small");
+    if (bytes < base_ + layout_.bytes) throw std::invalid_argument("radix.two_digit_msd_local_lsd: temp too small");
     const KeyMap<Bits> map = key_map<Bits>(p_);
-    auto* sample = temp_at<unsigned>(temp, top_bytes_ + sample_off_);
+    auto* sample = temp_at<unsigned>(temp, base_ + sample_off_);
     cuda_check(cudaMemsetAsync(sample, 0, sizeof(SampleCounts), s), "radix.two_digit_msd_local_lsd: clear sample");
     top_digit_sample_kernel<P::kRadixBits, Bits><<<kSampleBlocks, kSampleThreads, 0, s>>>(
         static_cast<const Bits*>(b.keys_in), p_.n, map, P::template kBucketShift<Bits>, sample);
@@ -173,11 +217,13 @@ class TwoDigitMsdInstance final : public Instance {
     cuda_check(cudaMemcpyAsync(sample_host_, sample, sizeof(SampleCounts), cudaMemcpyDeviceToHost, s),
                "radix.two_digit_msd_local_lsd: read sample");
     cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: top-digit sample");
-    if (sample_says_buckets_overflow(*sample_host_, P::kBins, kTopDigitSampleKeys, p_.n, unsigned(P::kSlab)))
+    if (sample_says_buckets_overflow(*sample_host_, P::kBins, kTopDigitSampleKeys, p_.n, unsigned(P::kSlab))) {
+      last_ = Path::sample_says_skewed;
       return whole_->run(b, temp, bytes, s);
+    }
     top_->run(b, temp, bytes, s);
-    auto* ends = temp_at<unsigned long long>(temp, top_bytes_ + ends_off_);
-    auto* fits = temp_at<unsigned>(temp, top_bytes_ + fits_off_);
+    auto* ends = temp_at<unsigned long long>(temp, base_ + ends_off_);
+    auto* fits = temp_at<unsigned>(temp, base_ + fits_off_);
     auto* keys = static_cast<Bits*>(b.keys_out);
     cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: clear verdict");
     bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
@@ -186,7 +232,26 @@ class TwoDigitMsdInstance final : public Instance {
     cuda_check(cudaMemcpyAsync(fits_host_, fits, sizeof(unsigned), cudaMemcpyDeviceToHost, s),
                "radix.two_digit_msd_local_lsd: read verdict");
     cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: bucket ends");
-    if (!*fits_host_) return whole_->run(b, temp, bytes, s);
+    OverflowingBuckets over;
+    last_ = *fits_host_ ? Path::every_bucket_fits : Path::some_buckets_overflow;
+    if (!*fits_host_) {
+      if (!ends_host_)
+        cuda_check(cudaMallocHost(&ends_host_, (3 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long)),
+                   "radix.two_digit_msd_local_lsd: pinned bucket ends");
+      cuda_check(cudaMemcpyAsync(ends_host_, ends, std::size_t(kBuckets) * sizeof(unsigned long long),
+                                 cudaMemcpyDeviceToHost, s),
+                 "radix.two_digit_msd_local_lsd: read bucket ends");
+      cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: bucket ends");
+      over = overflowing_buckets(ends_host_, kBuckets, unsigned(P::kSlab));
+      overflowing_ = over.begins.size();
+      overflowing_keys_ = over.keys;
+      if (over.keys > p_.n / 2) {
+        last_ = Path::most_keys_overflow;
+        return whole_->run(b, temp, bytes, s);
+      }
+      // The block kernel sorts the buckets that fit.
+      cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: buckets that fit");
+    }
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
       cuda_check(common::launch_chained(chained_, bucket_sort_kernel<P, Bits, V>, kBuckets,
@@ -194,10 +259,97 @@ class TwoDigitMsdInstance final : public Instance {
                                         static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
                                         static_cast<const unsigned long long*>(ends), map),
                  "radix.two_digit_msd_local_lsd: bucket sort");
+      if (over.keys) sort_overflowing<V>(over, b, temp, s);
     });
   }
 
+  // What the last run did with the buckets, and why (composed here: no host
+  // work in the timed run).
+  std::string dispatched() const override {
+    const std::string slab = std::to_string(P::kSlab) + "-key slab";
+    switch (last_) {
+      case Path::trivial: return "fewer than 2 keys";
+      case Path::sample_says_skewed: return "the sample says a bucket overflows its " + slab + ": Onesweep sorts all keys";
+      case Path::every_bucket_fits: return "every bucket fits its " + slab;
+      case Path::some_buckets_overflow:
+        return std::to_string(overflowing_) + " of " + std::to_string(kBuckets) + " buckets overflow their " + slab +
+               " (" + std::to_string(overflowing_keys_) + " keys): Onesweep sorts them apart";
+      case Path::most_keys_overflow:
+        return std::to_string(overflowing_) + " buckets overflow their " + slab + " with " +
+               std::to_string(overflowing_keys_) + " of " + std::to_string(p_.n) + " keys: Onesweep sorts all keys";
+    }
+    return {};
+  }
+
  private:
+  enum class Path { trivial, sample_says_skewed, every_bucket_fits, some_buckets_overflow, most_keys_overflow };
+  Path last_ = Path::trivial;
+  std::size_t overflowing_ = 0;
+  unsigned long long overflowing_keys_ = 0;
+
+  // The memory of the overflowing buckets' sort: the sorted run (keys, then
+  // values) and the Onesweep sort's own temporary storage.
+  struct OverflowLayout {
+    std::size_t keys = 0, values = 0, sort = 0, bytes = 0;
+  };
+  OverflowLayout overflow_layout(std::size_t n) {
+    OverflowLayout o;
+    TempLayout l;
+    o.keys = l.add(n * sizeof(Bits));
+    o.values = l.add(n * value_bytes(p_.value));
+    o.sort = l.add(n > 1 ? overflow_sort(n).temp_bytes(Buffers{}, nullptr) : 0);
+    o.bytes = l.bytes;
+    return o;
+  }
+  // Onesweep at P::TopPass for a run of n keys, one per size (the input is
+  // the same in every sample of a benchmark, and so are its runs).
+  Instance& overflow_sort(std::size_t n) {
+    auto it = overflow_sorts_.find(n);
+    if (it == overflow_sorts_.end()) {
+      if (overflow_sorts_.size() >= 64) overflow_sorts_.clear();
+      Problem q = p_;
+      q.n = n;
+      q.const_input = false;
+      it = overflow_sorts_.emplace(n, make_onesweep<typename P::TopPass, Bits>(q)).first;
+    }
+    return *it->second;
+  }
+  // The overflowing buckets gathered from keys_out into keys_in (scratch; the
+  // top passes left it as it was), sorted whole into the overflow layout's
+  // run, and put back in their places in keys_out.
+  template <class V>
+  void sort_overflowing(const OverflowingBuckets& over, const Buffers& b, void* temp, cudaStream_t s) {
+    const unsigned count = unsigned(over.begins.size());
+    unsigned long long* begins_host = ends_host_ + kBuckets;
+    unsigned long long* offsets_host = begins_host + kBuckets;
+    std::copy(over.begins.begin(), over.begins.end(), begins_host);
+    std::copy(over.offsets.begin(), over.offsets.end(), offsets_host);
+    auto* begins = temp_at<unsigned long long>(temp, base_ + begins_off_);
+    auto* offsets = temp_at<unsigned long long>(temp, base_ + offsets_off_);
+    cuda_check(cudaMemcpyAsync(begins, begins_host, std::size_t(count) * sizeof(unsigned long long),
+                               cudaMemcpyHostToDevice, s),
+               "radix.two_digit_msd_local_lsd: overflowing buckets");
+    cuda_check(cudaMemcpyAsync(offsets, offsets_host, (std::size_t(count) + 1) * sizeof(unsigned long long),
+                               cudaMemcpyHostToDevice, s),
+               "radix.two_digit_msd_local_lsd: overflowing buckets");
+    const OverflowLayout o = overflow_layout(over.keys);
+    auto* run_k = static_cast<Bits*>(b.keys_in);
+    auto* run_v = static_cast<V*>(b.values_in);
+    auto* sorted_k = temp_at<Bits>(temp, o.keys);
+    auto* sorted_v = kHasValues<V> ? temp_at<V>(temp, o.values) : nullptr;
+    const unsigned blocks = unsigned((over.keys + kMoveThreads - 1) / kMoveThreads);
+    move_overflowing_kernel<Bits, V><<<blocks, kMoveThreads, 0, s>>>(static_cast<Bits*>(b.keys_out),
+                                                                    static_cast<V*>(b.values_out), run_k, run_v, begins,
+                                                                    offsets, count, true);
+    check_launch("radix.two_digit_msd_local_lsd: gather the overflowing buckets");
+    overflow_sort(over.keys).run(Buffers{run_k, sorted_k, run_v, sorted_v}, temp_at<char>(temp, o.sort),
+                                 o.bytes - o.sort, s);
+    move_overflowing_kernel<Bits, V><<<blocks, kMoveThreads, 0, s>>>(static_cast<Bits*>(b.keys_out),
+                                                                    static_cast<V*>(b.values_out), sorted_k, sorted_v,
+                                                                    begins, offsets, count, false);
+    check_launch("radix.two_digit_msd_local_lsd: put the overflowing buckets back");
+  }
+
   Problem p_;
   // Onesweep at P::TopPass (built in onesweep_keys*.cu, a grid point): the
   // top two digits' passes, and every digit's when a bucket does not fit.
@@ -205,10 +357,16 @@ class TwoDigitMsdInstance final : public Instance {
   // The top-digit sample's counts (the skew check), per top digit, then per
   // second digit.
   using SampleCounts = unsigned[2 * P::kBins];
-  TempLayout layout_;  // after the top passes' memory: the bucket ends, the verdict and the sample
-  std::size_t top_bytes_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0;
+  // After the top passes' memory (base_): the bucket ends, the verdict, the
+  // sample, and the overflowing buckets' places.
+  TempLayout layout_;
+  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, begins_off_ = 0,
+              offsets_off_ = 0;
   unsigned* fits_host_ = nullptr;
   SampleCounts* sample_host_ = nullptr;
+  // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets.
+  unsigned long long* ends_host_ = nullptr;
+  std::map<std::size_t, std::unique_ptr<Instance>> overflow_sorts_;
   bool chained_ = false;
 };
 

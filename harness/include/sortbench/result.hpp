@@ -132,7 +132,8 @@ struct PointResult {
   // The workload's class as a dispatch sees it (sortbench/input_class.hpp),
   // from the pristine input; empty where not sampled (distributed points).
   std::string input_class;
-  // What a dispatching variant (dispatch.sort) ran on its last timed run, and why.
+  // What a variant that picks its path at run time (dispatch.sort,
+  // radix.two_digit_msd_local_lsd) ran on its last timed run, and why.
   std::string dispatch;
   bool has_scaling = false;
   Scaling scaling;

@@ -83,8 +83,9 @@ class Instance {
   // Empty: the variant declares none (host sorts, library baselines), and
   // nothing is pruned for its resources.
   virtual std::vector<KernelLaunch> kernels() const { return {}; }
-  // A dispatching instance (dispatch.sort): what its last run() ran and why.
-  // Empty for every other variant.
+  // An instance that picks its path at run time (dispatch.sort, and
+  // radix.two_digit_msd_local_lsd where buckets overflow): what its last run()
+  // ran and why. Empty for every other variant.
   virtual std::string dispatched() const { return {}; }
 };
 

@@ -205,7 +205,8 @@ __device__ __forceinline__ void bucket_sort_packed(typename P::template Smem<Bit
 
 // Block d sorts bucket d, keys[ends[d - 1], ends[d]), on every digit below
 // its TopDigits most significant ones (equal in it), unless *buckets_fit is
-// 0: a bucket did not fit, and the sort is done another way.
+// 0 (a bucket did not fit, and the whole sort is done another way) or the
+// bucket is larger than the slab (the caller sorts it another way).
 template <class P, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
@@ -215,8 +216,9 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   common::chain_release();
   if (!*buckets_fit) return;
   const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
-  const int valid = int(ends[blockIdx.x] - begin);
-  if (valid <= 1) return;
+  const unsigned long long size = ends[blockIdx.x] - begin;
+  if (size <= 1 || size > unsigned(P::kSlab)) return;
+  const int valid = int(size);
   keys += begin;
   if constexpr (kHasValues<V>) values += begin;
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);

@@ -1,9 +1,11 @@
 // Whether radix.two_digit_msd_local_lsd's buckets can fit its slabs, judged
 // before its top passes from a sample of the keys (host side; the sample is
-// counted on the GPU). Host-only, so the CPU tests check the rule.
+// counted on the GPU), and which ones did not after them. Host-only, so the
+// CPU tests check the rules.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace sortbench::radix {
 
@@ -27,6 +29,27 @@ inline bool sample_says_buckets_overflow(const unsigned* counts, unsigned bins, 
   for (unsigned i = 0; i < 2 * bins; ++i)
     if (double(counts[i]) / double(samples) * double(n) > bound) return true;
   return false;
+}
+
+// The buckets that overflow their slab after the top passes, from each
+// bucket's end (ends[b]: one past its last key), and where each goes when
+// they are gathered, in bucket order, into one run of `keys` keys.
+struct OverflowingBuckets {
+  std::vector<unsigned long long> begins;   // where each one starts among the grouped keys
+  std::vector<unsigned long long> offsets;  // where it starts in the gathered run; then the run's size
+  unsigned long long keys = 0;
+};
+inline OverflowingBuckets overflowing_buckets(const unsigned long long* ends, unsigned buckets, unsigned slab) {
+  OverflowingBuckets o;
+  for (unsigned b = 0; b < buckets; ++b) {
+    const unsigned long long begin = b ? ends[b - 1] : 0, size = ends[b] - begin;
+    if (size <= slab) continue;
+    o.begins.push_back(begin);
+    o.offsets.push_back(o.keys);
+    o.keys += size;
+  }
+  o.offsets.push_back(o.keys);
+  return o;
 }
 
 }  // namespace sortbench::radix
