@@ -3,14 +3,10 @@
 // why the family cannot run here.
 #pragma once
 
-#include <exception>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
-#include <vector>
 
 #include "sortbench/device.hpp"
 #include "sortbench/distributed.hpp"
@@ -77,7 +73,6 @@ class LocalSort {
   Instance& instance(std::size_t n) {
     int dev = 0;
     cuda_check(cudaGetDevice(&dev), "local sort: cudaGetDevice");
-    std::lock_guard<std::mutex> lock(mu_);  // the GPUs of a process may sort from threads of their own
     auto& slot = by_n_[{dev, n}];
     if (!slot) {
       Problem p = base_;
@@ -91,36 +86,7 @@ class LocalSort {
   }
   Problem base_;
   const VariantInfo* v_ = nullptr;
-  std::mutex mu_;
   std::map<std::pair<int, std::size_t>, std::unique_ptr<Instance>> by_n_;
 };
-
-// fn(m) for every local member of the team, with its GPU current: from a
-// host thread each where the process drives several GPUs, so a local sort
-// that waits on the host (the two-digit design reads its sample back) holds
-// up its own GPU only, not the GPUs after it (four H200s, 2^28 u32 pairs:
-// the local sorts ran one after another, 4.75 ms where one takes 1.2).
-template <class Fn>
-void on_each_gpu(const Team& team, Fn&& fn) {
-  const std::size_t members = team.local.size();
-  auto one = [&](std::size_t m) {
-    cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice");
-    fn(m);
-  };
-  if (members == 1) return one(0);
-  std::vector<std::exception_ptr> errors(members);
-  std::vector<std::thread> threads;
-  for (std::size_t m = 0; m < members; ++m)
-    threads.emplace_back([&, m] {
-      try {
-        one(m);
-      } catch (...) {
-        errors[m] = std::current_exception();
-      }
-    });
-  for (auto& t : threads) t.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
-}
 
 }  // namespace sortbench::distributed

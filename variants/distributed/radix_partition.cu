@@ -243,7 +243,8 @@ class RadixPartition final : public TypedDistributedSort<RadixPartition<P>> {
     // 4. The local sort of what arrived.
     parts_.assign(L, Part{});
     sent_.assign(L, 0);
-    on_each_gpu(team, [&](std::size_t m) {
+    for (std::size_t m = 0; m < L; ++m) {
+      set(m);
       const auto& t = plans[m];
       const int r = team.local[m].rank;
       const std::size_t total = received(counts, r);
@@ -252,7 +253,7 @@ class RadixPartition final : public TypedDistributedSort<RadixPartition<P>> {
       clock_.mark(team, m, 4);
       parts_[m] = {at(m, t.o_keys), vb_ ? at(m, t.o_values) : nullptr, total};
       sent_[m] = sent_to_others(counts, r) * (kb_ + vb_);
-    });
+    }
   }
 
   // Splitters from the GPUs' 8-bit digit histograms, refined digit by digit
@@ -480,7 +481,8 @@ class RadixPartition final : public TypedDistributedSort<RadixPartition<P>> {
       }
     const ExchangePlan xp{counts, true};
     // The kept pieces' sorts start first, on the side streams.
-    on_each_gpu(team, [&](std::size_t m) {
+    for (std::size_t m = 0; m < L; ++m) {
+      cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice");
       const auto& t = plans[m];
       const int r = team.local[m].rank;
       const std::size_t keep = counts[std::size_t(r)][std::size_t(r)], own = xp.send_start(r, r);
@@ -491,7 +493,7 @@ class RadixPartition final : public TypedDistributedSort<RadixPartition<P>> {
                  vb_ ? at(m, t.s_values) + own * vb_ : nullptr, vb_ ? at(m, t.o_values) + o_own * vb_ : nullptr,
                  at(m, t.sort_temp), t.sort_bytes, side_[m]);
       cuda_check(cudaEventRecord(side_done_[m], side_[m]), "side event");
-    });
+    }
     exchange(team, xp, planes_of(team, plans, &Plan::s_keys, &Plan::s_values, &Plan::b_keys, &Plan::b_values, shards), true);
     clock_.mark_all(team, 3);
     parts_.assign(L, Part{});

@@ -245,7 +245,8 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
     rounds_.ensure(team, pieces);
     clock_.mark_all(team, 0);
     // 1. Sort each shard into A; draw its samples.
-    on_each_gpu(team, [&](std::size_t m) {
+    for (std::size_t m = 0; m < L; ++m) {
+      set(m);
       const auto& t = plans[m];
       const cudaStream_t s = team.local[m].stream;
       local_.run(shards[m].n, shards[m].keys, at(m, t.a_keys), shards[m].values, vb_ ? at(m, t.a_values) : nullptr,
@@ -255,7 +256,7 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
                                                            std::uint32_t(team.local[m].rank), desc,
                                                            reinterpret_cast<Sample*>(at(m, t.samples)));
       cuda_check(cudaGetLastError(), "draw samples");
-    });
+    }
     // 2. Splitters: every (g * pieces)-th of the gathered samples in (key, rank, position) order.
     std::vector<const void*> in(L);
     std::vector<void*> out(L);
