@@ -23,7 +23,7 @@ if [ -n "${SORTBENCH_COMPILE_TIMES:-}" ]; then
 fi
 # The preset's generator is Ninja: it starts a target's compiles before the
 # libraries they link are built, where make waits (a fresh clone's .ci/run:
-# 538 s against 561 and 573 s with make). A build folder made by another
+# 538 and 556 s against 561 and 573 s with make). A build folder made by another
 # generator keeps it (CMake refuses to switch one), and without ninja, make.
 generator=()
 if [ -f "$build/CMakeCache.txt" ]; then
