@@ -23,11 +23,12 @@ if [ -n "${SORTBENCH_COMPILE_TIMES:-}" ]; then
 fi
 # The preset's generator is Ninja: it starts a target's compiles before the
 # libraries they link are built, where make waits (a fresh clone's .ci/run:
-# 538 and 556 s against 561 and 573 s with make). A build folder made by another
-# generator keeps it (CMake refuses to switch one), and without ninja, make.
+# 538, 556 and 543 s against 561 and 573 s with make). A build folder made by
+# another generator keeps it (CMake refuses to switch one), and without ninja, make.
 generator=()
-if [ -f "$build/CMakeCache.txt" ]; then
-  generator=(-G "$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt")")
+made_with=$( [ -f "$build/CMakeCache.txt" ] && sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt" || true)
+if [ -n "$made_with" ]; then
+  generator=(-G "$made_with")
 elif ! command -v ninja >/dev/null; then
   generator=(-G "Unix Makefiles")
 fi
