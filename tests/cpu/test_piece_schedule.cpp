@@ -168,3 +168,43 @@ TEST(PieceSchedule, PairwiseMergeOfAnyRunCountEndsInTheOutputAndNeverWritesWhatI
       EXPECT_EQ(out_k[want.size()], -1) << "wrote past the output";
     }
 }
+
+TEST(PieceSchedule, EqualRoundsPlaceSplittersAsEveryBucketsThSample) {
+  using sortbench::distributed::round_weights;
+  using sortbench::distributed::splitter_positions;
+  for (int g = 1; g <= 8; ++g)
+    for (int pieces = 1; pieces <= 8; ++pieces)
+      for (std::size_t samples : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(4096), std::size_t(8191)}) {
+        const auto at = splitter_positions(samples, g, round_weights(pieces, 100));
+        ASSERT_EQ(at.size(), std::size_t(g * pieces - 1));
+        for (std::size_t b = 1; b < std::size_t(g * pieces); ++b)
+          EXPECT_EQ(at[b - 1], samples * b / std::size_t(g * pieces)) << g << " GPUs, " << pieces << " pieces";
+      }
+}
+
+TEST(PieceSchedule, TaperedRoundsShrinkByTheirShareInEveryPart) {
+  using sortbench::distributed::round_weights;
+  using sortbench::distributed::splitter_positions;
+  const auto w = round_weights(4, 60);
+  ASSERT_EQ(w.size(), 4u);
+  for (std::size_t k = 1; k < w.size(); ++k) EXPECT_EQ(w[k], w[k - 1] * 60 / 100);
+  const std::size_t samples = 4 * 1000000;
+  const int g = 4;
+  const auto at = splitter_positions(samples, g, w);
+  ASSERT_EQ(at.size(), std::size_t(g * 4 - 1));
+  const double all = double(w[0] + w[1] + w[2] + w[3]);
+  // Sub-bucket (r, k) runs from boundary r * 4 + k to the next; boundary 0 is 0, the last `samples`.
+  std::vector<std::size_t> bound{0};
+  bound.insert(bound.end(), at.begin(), at.end());
+  bound.push_back(samples);
+  for (int r = 0; r < g; ++r) {
+    EXPECT_EQ(bound[std::size_t(r * 4)], samples * std::size_t(r) / std::size_t(g)) << "part " << r << " begins";
+    for (int k = 0; k < 4; ++k) {
+      const double share = double(bound[std::size_t(r * 4 + k + 1)] - bound[std::size_t(r * 4 + k)]) / (double(samples) / g);
+      EXPECT_NEAR(share, double(w[std::size_t(k)]) / all, 1e-5) << "part " << r << ", round " << k;
+    }
+  }
+  EXPECT_THROW(round_weights(4, 0), std::logic_error);
+  EXPECT_THROW(round_weights(4, 101), std::logic_error);
+  EXPECT_THROW(round_weights(0, 60), std::logic_error);
+}

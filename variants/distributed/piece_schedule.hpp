@@ -101,6 +101,39 @@ class PieceSchedule {
   std::vector<std::uint64_t> splits_;
 };
 
+// Each round's share of a part, in integer weights: round k weighs
+// taper_percent^k / 100^k of round 0 (100: equal rounds). Only the last
+// round's merge is left when the exchange ends, so rounds that shrink leave
+// less of it, as long as each round's merge still ends before the next round
+// lands (a merge must not fall behind the exchange it hides behind).
+inline std::vector<std::uint64_t> round_weights(int pieces, int taper_percent) {
+  if (pieces < 1 || taper_percent < 1 || taper_percent > 100)
+    throw std::logic_error("round_weights: " + std::to_string(pieces) + " pieces, taper " + std::to_string(taper_percent) +
+                           " %");
+  std::vector<std::uint64_t> w{1000000};
+  for (int k = 1; k < pieces; ++k) w.push_back(w.back() * std::uint64_t(taper_percent) / 100);
+  return w;
+}
+
+// Where the g * pieces - 1 splitters sit among `samples` sorted samples:
+// boundary (r, k) (sub-bucket r * pieces + k begins there) at the fraction
+// (r + the weights of rounds 0..k-1 over all) / g of them, rounded down.
+// Equal weights give samples * b / (g * pieces) for boundary b.
+inline std::vector<std::size_t> splitter_positions(std::size_t samples, int g, const std::vector<std::uint64_t>& weights) {
+  std::uint64_t all = 0;
+  for (auto w : weights) all += w;
+  std::vector<std::size_t> pos;
+  for (int r = 0; r < g; ++r) {
+    std::uint64_t before = 0;
+    for (std::size_t k = 0; k < weights.size(); before += weights[k], ++k) {
+      if (r == 0 && k == 0) continue;
+      const unsigned __int128 num = (unsigned __int128)samples * (std::uint64_t(r) * all + before);
+      pos.push_back(std::size_t(num / ((unsigned __int128)g * all)));
+    }
+  }
+  return pos;
+}
+
 // One sorted run of keys (and values: null for keys only).
 template <class T, class V>
 struct SortedRun {

@@ -12,7 +12,8 @@
 // sub-buckets, and the exchange moves one sub-bucket of every part per round
 // on a stream of its own, while the GPU merges the runs of the rounds that
 // have arrived; only the last piece's merge is left when the last round
-// lands (piece_schedule.hpp).
+// lands (piece_schedule.hpp). With a taper below 100 % the rounds shrink,
+// so that last merge is a smaller one.
 //
 // Splitters are (key, rank, position) triples, compared in that order, so
 // equal keys are cut between GPUs too: all-equal keys still spread evenly,
@@ -33,7 +34,8 @@ namespace {
 
 struct SampleSortPolicy {
   int samples_per_gpu;
-  int pieces;  // sub-buckets per GPU's part: rounds of the exchange
+  int pieces;         // sub-buckets per GPU's part: rounds of the exchange
+  int taper_percent;  // each round's share of the part against the round before's (round_weights)
 };
 
 // split[b] = how many of the rank's sorted keys come before splitter b.
@@ -115,10 +117,13 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
     // by n/g, a sub-bucket by n/(g * pieces), each plus 2g intervals.
     std::size_t largest = 0;
     for (int r = 0; r < g_; ++r) largest = std::max(largest, shard_size(p.n, g_, r));
+    // The first round's sub-bucket is the largest (round_weights).
     const std::size_t s = std::size_t(policy.samples_per_gpu), interval = largest / s + 2;
     cap_ = (p.n + std::size_t(g_) - 1) / std::size_t(g_) + 2 * std::size_t(g_) * interval + 16;
-    piece_cap_ = std::min(cap_, ((s + std::size_t(policy.pieces) - 1) / std::size_t(policy.pieces) + 2 * std::size_t(g_)) *
-                                    interval + 16);
+    std::uint64_t all = 0;
+    for (auto w : weights_) all += w;
+    const std::size_t first = std::size_t((std::uint64_t(s) * weights_[0] + all - 1) / all);
+    piece_cap_ = std::min(cap_, (first + 2 * std::size_t(g_)) * interval + 16);
   }
 
   std::size_t temp_bytes(int rank) override { return plan(rank).bytes; }
@@ -257,12 +262,12 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
                                                            reinterpret_cast<Sample*>(at(m, t.samples)));
       cuda_check(cudaGetLastError(), "draw samples");
     }
-    // 2. Splitters: every (g * pieces)-th of the gathered samples in (key, rank, position) order.
+    // 2. Splitters: the gathered samples in (key, rank, position) order, at the rounds' shares.
     std::vector<const void*> in(L);
     std::vector<void*> out(L);
     for (std::size_t m = 0; m < L; ++m) in[m] = at(m, plans[m].samples), out[m] = at(m, plans[m].gathered);
     const std::vector<Sample> splitters =
-        pick_splitters(allgather_to_host(team, in, out, std::size_t(S) * sizeof(Sample)), buckets());
+        pick_splitters(allgather_to_host(team, in, out, std::size_t(S) * sizeof(Sample)), g_, weights_);
     for (std::size_t m = 0; m < L; ++m) {
       set(m);
       const auto& t = plans[m];
@@ -324,6 +329,7 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
 #endif
 
   SampleSortPolicy policy_;
+  std::vector<std::uint64_t> weights_ = round_weights(policy_.pieces, policy_.taper_percent);
   int g_ = 2;
   std::size_t kb_ = 4, vb_ = 0, cap_ = 0, piece_cap_ = 0;
   LocalSort local_;
@@ -335,10 +341,14 @@ VariantInfo sample_sort_info(SampleSortPolicy policy) {
   v.family = "distributed";
   v.params = {{"samples_per_gpu", "s", std::to_string(policy.samples_per_gpu)}};
   if (policy.pieces > 1) v.params.push_back({"pieces", "pieces", std::to_string(policy.pieces)});
+  if (policy.taper_percent < 100) v.params.push_back({"taper_percent", "taper", std::to_string(policy.taper_percent)});
   v.label = "distributed.sample_sort." + param_label(v.params);
   v.description = policy.pieces > 1
                       ? "sample sort across GPUs: local radix sort, regular samples, NCCL all-to-all in " +
-                            std::to_string(policy.pieces) + " rounds, each round's runs merged behind the next"
+                            std::to_string(policy.pieces) + " rounds" +
+                            (policy.taper_percent < 100 ? ", each " + std::to_string(policy.taper_percent) +
+                                                              " % of the one before," : std::string()) +
+                            " each round's runs merged behind the next"
                       : "sample sort across GPUs: local radix sort, regular samples, NCCL all-to-all, merge";
   v.seed = "000 PMPP 13.8 (sample sort), one GPU per bucket";
   v.value_types = {ValueType::none, ValueType::u32, ValueType::u64};
@@ -353,9 +363,12 @@ VariantInfo sample_sort_info(SampleSortPolicy policy) {
   return v;
 }
 
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 8}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 100}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 8, 100}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 60}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70}));
 
 }  // namespace
 }  // namespace sortbench::distributed

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "piece_schedule.hpp"
 #include "sortbench/device/key_traits.cuh"
 
 namespace sortbench::distributed {
@@ -47,17 +48,20 @@ __global__ void draw_samples_kernel(const T* keys, std::size_t n, int s, std::ui
   out[j] = {std::uint64_t(ordered_bits(sorted[pos], desc)), pos, rank, 1};
 }
 
-// Every g-th of the gathered samples in (key, rank, position) order: g - 1
-// splitters (all past every key when there are no samples: no keys).
-inline std::vector<Sample> pick_splitters(const std::vector<char>& raw, int g) {
+// Splitters among the gathered samples in (key, rank, position) order, at
+// splitter_positions: g * weights.size() - 1 of them (all past every key
+// when there are no samples: no keys). One weight: every g-th sample, g - 1
+// splitters.
+inline std::vector<Sample> pick_splitters(const std::vector<char>& raw, int g,
+                                          const std::vector<std::uint64_t>& weights = {1}) {
   std::vector<Sample> all(raw.size() / sizeof(Sample)), valid;
   std::memcpy(all.data(), raw.data(), all.size() * sizeof(Sample));
   for (const auto& x : all)
     if (x.valid) valid.push_back(x);
   std::sort(valid.begin(), valid.end(), [](const Sample& a, const Sample& b) { return sample_less(a, b); });
-  std::vector<Sample> splitters(std::size_t(g - 1), Sample{~0ull, ~0ull, ~0u, 1});
-  for (int b = 1; b < g && !valid.empty(); ++b)
-    splitters[std::size_t(b - 1)] = valid[valid.size() * std::size_t(b) / std::size_t(g)];
+  const std::vector<std::size_t> at = splitter_positions(valid.size(), g, weights);
+  std::vector<Sample> splitters(at.size(), Sample{~0ull, ~0ull, ~0u, 1});
+  for (std::size_t b = 0; b < at.size() && !valid.empty(); ++b) splitters[b] = valid[at[b]];
   return splitters;
 }
 
