@@ -15,6 +15,13 @@
 // lands (piece_schedule.hpp). With a taper below 100 % the rounds shrink,
 // so that last merge is a smaller one.
 //
+// By copy engines (`peer_copy`): where this process drives every GPU and
+// each pair has peer access, every piece is one cudaMemcpyPeerAsync on a
+// stream per (sender, receiver) pair, so the exchange takes no SMs from the
+// merges behind it and each pair's rounds run at their own pace; NCCL's
+// all-to-all takes SMs, and shared them with the merges at 0.85-0.9 of the
+// link. Between processes the rounds go over NCCL as above.
+//
 // Splitters are (key, rank, position) triples, compared in that order, so
 // equal keys are cut between GPUs too: all-equal keys still spread evenly,
 // and a key's global index order survives (stable with the merge by key and
@@ -36,6 +43,7 @@ struct SampleSortPolicy {
   int samples_per_gpu;
   int pieces;         // sub-buckets per GPU's part: rounds of the exchange
   int taper_percent;  // each round's share of the part against the round before's (round_weights)
+  bool peer_copy;     // the rounds by the GPUs' copy engines (PeerCopies), where one process drives every GPU
 };
 
 // split[b] = how many of the rank's sorted keys come before splitter b.
@@ -96,6 +104,59 @@ class RoundStreams {
   std::vector<cudaStream_t> streams_;
   std::vector<cudaEvent_t> ready_;
   std::vector<std::vector<cudaEvent_t>> arrived_;
+};
+
+// A stream per (sender, receiver) pair of local GPUs, on the sender, and an
+// event per pair and round, made on the first run. usable() is false where
+// some GPU of the team is in another process or a pair lacks peer access.
+class PeerCopies {
+ public:
+  ~PeerCopies() {
+    for (std::size_t a = 0; a < streams_.size(); ++a) {
+      cudaSetDevice(devices_[a]);
+      for (std::size_t b = 0; b < streams_[a].size(); ++b) {
+        for (cudaEvent_t e : copied_[a][b]) cudaEventDestroy(e);
+        if (streams_[a][b]) cudaStreamDestroy(streams_[a][b]);
+      }
+    }
+  }
+  bool ensure(const Team& t, int rounds) {
+    if (checked_) return usable_;
+    checked_ = true;
+    const std::size_t L = t.local.size();
+    if (int(L) != t.world) return usable_ = false;
+    for (std::size_t a = 0; a < L; ++a)
+      for (std::size_t b = 0; b < L; ++b) {
+        int can = 0;
+        if (a != b && (cudaDeviceCanAccessPeer(&can, t.local[a].device, t.local[b].device) != cudaSuccess || !can))
+          return usable_ = false;
+      }
+    for (std::size_t a = 0; a < L; ++a) {
+      cuda_check(cudaSetDevice(t.local[a].device), "cudaSetDevice");
+      devices_.push_back(t.local[a].device);
+      streams_.emplace_back(L, nullptr);
+      copied_.emplace_back(L);
+      for (std::size_t b = 0; b < L; ++b) {
+        if (a == b) continue;
+        const cudaError_t e = cudaDeviceEnablePeerAccess(t.local[b].device, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
+        else cuda_check(e, "cudaDeviceEnablePeerAccess");
+        cuda_check(cudaStreamCreateWithFlags(&streams_[a][b], cudaStreamNonBlocking), "peer copy stream");
+        copied_[a][b].resize(std::size_t(rounds));
+        for (auto& ev : copied_[a][b]) cuda_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "peer copy event");
+      }
+    }
+    return usable_ = true;
+  }
+  // Local members a (sender) and b (receiver).
+  cudaStream_t stream(std::size_t a, std::size_t b) const { return streams_[a][b]; }
+  cudaEvent_t copied(std::size_t a, std::size_t b, int round) const { return copied_[a][b][std::size_t(round)]; }
+
+ private:
+  bool checked_ = false, usable_ = false;
+  std::vector<int> devices_;
+  std::vector<std::vector<cudaStream_t>> streams_;
+  std::vector<std::vector<std::vector<cudaEvent_t>>> copied_;
 };
 
 class SampleSort final : public TypedDistributedSort<SampleSort> {
@@ -212,6 +273,41 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
     }
   }
 
+  // Round k by copy engines: each local GPU's piece of sub-bucket (j, k)
+  // straight into rank j's slot, on the pair's stream, which first waits for
+  // both GPUs to be ready (the sender's shard sorted and cut, the receiver
+  // done with the last run's slots).
+  template <class T, class V>
+  void copy_round(const Team& team, const std::vector<Plan>& plans, const std::vector<Shard>& shards,
+                  const PieceSchedule& ps, int k) {
+    auto at = [&](std::size_t m, std::size_t off) { return static_cast<char*>(shards[m].temp) + off; };
+    const std::size_t L = team.local.size();
+    for (std::size_t m = 0; m < L; ++m) {
+      cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice");
+      const int r = team.local[m].rank;
+      for (std::size_t mj = 0; mj < L; ++mj) {
+        if (mj == m) continue;
+        const int j = team.local[mj].rank, b = ps.bucket(j, k);
+        const cudaStream_t c = peers_.stream(m, mj);
+        if (k == 0) {
+          cuda_check(cudaStreamWaitEvent(c, rounds_.ready(m), 0), "peer copy: ready");
+          cuda_check(cudaStreamWaitEvent(c, rounds_.ready(mj), 0), "peer copy: ready");
+        }
+        const std::size_t src[2] = {plans[m].a_keys, plans[m].a_values}, dst[2] = {plans[mj].b_keys, plans[mj].b_values};
+        const std::size_t elems[2] = {kb_, vb_};
+        if (const std::size_t sc = ps.count(r, b))
+          for (int pl = 0; pl < (vb_ ? 2 : 1); ++pl) {
+            const std::size_t elem = elems[pl], ph = ps.phase(r, b, elem);
+            cuda_check(cudaMemcpyPeerAsync(at(mj, dst[pl]) + ps.slot(j, k, r, elem), team.local[mj].device,
+                                           at(m, src[pl]) + ps.start(r, b) * elem - ph, team.local[m].device,
+                                           ph + sc * elem, c),
+                       "peer copy");
+          }
+        cuda_check(cudaEventRecord(peers_.copied(m, mj, k), c), "peer copy");
+      }
+    }
+  }
+
   // Rank r's runs of round k, in rank order (its own from A, the others from
   // B), merged into `out` (merge_pairwise, X between the passes).
   template <class T, class V>
@@ -248,6 +344,7 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
     auto at = [&](std::size_t m, std::size_t off) { return static_cast<char*>(shards[m].temp) + off; };
     auto set = [&](std::size_t m) { cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice"); };
     rounds_.ensure(team, pieces);
+    const bool by_copy = policy_.peer_copy && peers_.ensure(team, pieces);
     clock_.mark_all(team, 0);
     // 1. Sort each shard into A; draw its samples.
     for (std::size_t m = 0; m < L; ++m) {
@@ -304,8 +401,21 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
       cuda_check(cudaEventRecord(rounds_.ready(m), team.local[m].stream), "exchange ready");
       cuda_check(cudaStreamWaitEvent(rounds_.stream(m), rounds_.ready(m), 0), "exchange ready");
     }
-    for (int k = 0; k < pieces; ++k) send_round<T, V>(team, plans, shards, ps, k);
-    for (std::size_t m = 0; m < L; ++m) clock_.mark(team, m, 3, rounds_.stream(m));
+    for (int k = 0; k < pieces; ++k) {
+      if (by_copy) copy_round<T, V>(team, plans, shards, ps, k);
+      else send_round<T, V>(team, plans, shards, ps, k);
+    }
+    // Round k has landed on local GPU m: its event on the round stream (NCCL), or every sender's copy of it.
+    auto wait_round = [&](cudaStream_t on, std::size_t m, int k) {
+      if (!by_copy) return cuda_check(cudaStreamWaitEvent(on, rounds_.arrived(m, k), 0), "exchange round");
+      for (std::size_t mj = 0; mj < L; ++mj)
+        if (mj != m) cuda_check(cudaStreamWaitEvent(on, peers_.copied(mj, m, k), 0), "exchange round");
+    };
+    for (std::size_t m = 0; m < L; ++m) {
+      set(m);
+      if (by_copy) wait_round(rounds_.stream(m), m, pieces - 1);
+      clock_.mark(team, m, 3, rounds_.stream(m));
+    }
     // 4. Each round's runs merged into its place in O as soon as the round has landed.
     parts_.assign(L, Part{});
     sent_.assign(L, 0);
@@ -317,10 +427,13 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
       auto* ok = reinterpret_cast<T*>(at(m, t.o_keys));
       auto* ov = reinterpret_cast<V*>(at(m, t.o_values));
       for (int k = 0; k < pieces; ++k) {
-        cuda_check(cudaStreamWaitEvent(s, rounds_.arrived(m, k), 0), "exchange round");
+        wait_round(s, m, k);
         const std::size_t off = ps.piece_offset(r, k);
         merge_piece<T, V>(t, static_cast<char*>(shards[m].temp), ps, r, k, ok + off, vb_ ? ov + off : nullptr, s);
       }
+      // The next run's local sort writes A: not before this GPU's own pieces have left it.
+      for (std::size_t mj = 0; mj < L && by_copy; ++mj)
+        if (mj != m) cuda_check(cudaStreamWaitEvent(s, peers_.copied(m, mj, pieces - 1), 0), "peer copy: sent");
       clock_.mark(team, m, 4);
       parts_[m] = {ok, vb_ ? static_cast<const void*>(ov) : nullptr, ps.part_size(r)};
       sent_[m] = ps.sent_to_others(r) * (kb_ + vb_);
@@ -334,6 +447,7 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
   std::size_t kb_ = 4, vb_ = 0, cap_ = 0, piece_cap_ = 0;
   LocalSort local_;
   RoundStreams rounds_;
+  PeerCopies peers_;
 };
 
 VariantInfo sample_sort_info(SampleSortPolicy policy) {
@@ -342,14 +456,18 @@ VariantInfo sample_sort_info(SampleSortPolicy policy) {
   v.params = {{"samples_per_gpu", "s", std::to_string(policy.samples_per_gpu)}};
   if (policy.pieces > 1) v.params.push_back({"pieces", "pieces", std::to_string(policy.pieces)});
   if (policy.taper_percent < 100) v.params.push_back({"taper_percent", "taper", std::to_string(policy.taper_percent)});
+  if (policy.peer_copy) v.params.push_back({"exchange", "", "peer_copy"});
   v.label = "distributed.sample_sort." + param_label(v.params);
-  v.description = policy.pieces > 1
-                      ? "sample sort across GPUs: local radix sort, regular samples, NCCL all-to-all in " +
-                            std::to_string(policy.pieces) + " rounds" +
-                            (policy.taper_percent < 100 ? ", each " + std::to_string(policy.taper_percent) +
-                                                              " % of the one before," : std::string()) +
-                            " each round's runs merged behind the next"
-                      : "sample sort across GPUs: local radix sort, regular samples, NCCL all-to-all, merge";
+  const std::string all_to_all =
+      policy.peer_copy ? "all-to-all by copy engines (cudaMemcpyPeerAsync; NCCL between processes)" : "NCCL all-to-all";
+  v.description = "sample sort across GPUs: local radix sort, regular samples, " + all_to_all;
+  if (policy.pieces > 1)
+    v.description += " in " + std::to_string(policy.pieces) + " rounds" +
+                     (policy.taper_percent < 100 ? ", each " + std::to_string(policy.taper_percent) + " % of the one before,"
+                                                 : std::string()) +
+                     " each round's runs merged behind the next";
+  else
+    v.description += ", merge";
   v.seed = "000 PMPP 13.8 (sample sort), one GPU per bucket";
   v.value_types = {ValueType::none, ValueType::u32, ValueType::u64};
   v.descending = true;
@@ -363,12 +481,15 @@ VariantInfo sample_sort_info(SampleSortPolicy policy) {
   return v;
 }
 
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 100}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 8, 100}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 60}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100, false}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 100, false}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 8, 100, false}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 60, false}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75, false}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70, false}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100, true}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75, true}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70, true}));
 
 }  // namespace
 }  // namespace sortbench::distributed
