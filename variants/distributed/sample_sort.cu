@@ -15,12 +15,14 @@
 // lands (piece_schedule.hpp). With a taper below 100 % the rounds shrink,
 // so that last merge is a smaller one.
 //
-// By copy engines (`peer_copy`): where this process drives every GPU and
-// each pair has peer access, every piece is one cudaMemcpyPeerAsync on a
-// stream per (sender, receiver) pair, so the exchange takes no SMs from the
-// merges behind it and each pair's rounds run at their own pace; NCCL's
-// all-to-all takes SMs, and shared them with the merges at 0.85-0.9 of the
-// link. Between processes the rounds go over NCCL as above.
+// By copy engines (`peer_copy_*`): where this process drives every GPU and
+// each pair has peer access, every piece is one cudaMemcpyPeerAsync, so the
+// exchange takes no SMs from the merges behind it (NCCL's all-to-all takes
+// SMs, and shares the GPU with them at 0.85-0.9 of the link on four GPUs).
+// `concurrent`: a stream per (sender, receiver) pair, every peer at once;
+// `shifted`: one stream per sender, which sends to rank r + 1, r + 2, ...
+// (mod g) in turn, so while the GPUs keep pace each receives from one
+// sender at a time. Between processes the rounds go over NCCL as above.
 //
 // Splitters are (key, rank, position) triples, compared in that order, so
 // equal keys are cut between GPUs too: all-equal keys still spread evenly,
@@ -43,7 +45,7 @@ struct SampleSortPolicy {
   int samples_per_gpu;
   int pieces;         // sub-buckets per GPU's part: rounds of the exchange
   int taper_percent;  // each round's share of the part against the round before's (round_weights)
-  bool peer_copy;     // the rounds by the GPUs' copy engines (PeerCopies), where one process drives every GPU
+  enum class Exchange { nccl, peer_copy_concurrent, peer_copy_shifted } exchange;
 };
 
 // split[b] = how many of the rank's sorted keys come before splitter b.
@@ -106,8 +108,9 @@ class RoundStreams {
   std::vector<std::vector<cudaEvent_t>> arrived_;
 };
 
-// A stream per (sender, receiver) pair of local GPUs, on the sender, and an
-// event per pair and round, made on the first run. usable() is false where
+// A stream per (sender, receiver) pair of local GPUs, on the sender (the
+// pair (a, a): a's one stream to every peer), and an event per pair and
+// round, made on the first run. usable() is false where
 // some GPU of the team is in another process or a pair lacks peer access.
 class PeerCopies {
  public:
@@ -137,11 +140,11 @@ class PeerCopies {
       streams_.emplace_back(L, nullptr);
       copied_.emplace_back(L);
       for (std::size_t b = 0; b < L; ++b) {
+        cuda_check(cudaStreamCreateWithFlags(&streams_[a][b], cudaStreamNonBlocking), "peer copy stream");
         if (a == b) continue;
         const cudaError_t e = cudaDeviceEnablePeerAccess(t.local[b].device, 0);
         if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
         else cuda_check(e, "cudaDeviceEnablePeerAccess");
-        cuda_check(cudaStreamCreateWithFlags(&streams_[a][b], cudaStreamNonBlocking), "peer copy stream");
         copied_[a][b].resize(std::size_t(rounds));
         for (auto& ev : copied_[a][b]) cuda_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "peer copy event");
       }
@@ -282,13 +285,16 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
                   const PieceSchedule& ps, int k) {
     auto at = [&](std::size_t m, std::size_t off) { return static_cast<char*>(shards[m].temp) + off; };
     const std::size_t L = team.local.size();
+    const bool shifted = policy_.exchange == SampleSortPolicy::Exchange::peer_copy_shifted;
+    std::vector<std::size_t> of_rank(L);
+    for (std::size_t m = 0; m < L; ++m) of_rank[std::size_t(team.local[m].rank)] = m;
     for (std::size_t m = 0; m < L; ++m) {
       cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice");
       const int r = team.local[m].rank;
-      for (std::size_t mj = 0; mj < L; ++mj) {
-        if (mj == m) continue;
+      for (int shift = 1; shift < g_; ++shift) {
+        const std::size_t mj = of_rank[std::size_t((r + shift) % g_)];
         const int j = team.local[mj].rank, b = ps.bucket(j, k);
-        const cudaStream_t c = peers_.stream(m, mj);
+        const cudaStream_t c = peers_.stream(m, shifted ? m : mj);
         if (k == 0) {
           cuda_check(cudaStreamWaitEvent(c, rounds_.ready(m), 0), "peer copy: ready");
           cuda_check(cudaStreamWaitEvent(c, rounds_.ready(mj), 0), "peer copy: ready");
@@ -344,7 +350,7 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
     auto at = [&](std::size_t m, std::size_t off) { return static_cast<char*>(shards[m].temp) + off; };
     auto set = [&](std::size_t m) { cuda_check(cudaSetDevice(team.local[m].device), "cudaSetDevice"); };
     rounds_.ensure(team, pieces);
-    const bool by_copy = policy_.peer_copy && peers_.ensure(team, pieces);
+    const bool by_copy = policy_.exchange != SampleSortPolicy::Exchange::nccl && peers_.ensure(team, pieces);
     clock_.mark_all(team, 0);
     // 1. Sort each shard into A; draw its samples.
     for (std::size_t m = 0; m < L; ++m) {
@@ -456,10 +462,15 @@ VariantInfo sample_sort_info(SampleSortPolicy policy) {
   v.params = {{"samples_per_gpu", "s", std::to_string(policy.samples_per_gpu)}};
   if (policy.pieces > 1) v.params.push_back({"pieces", "pieces", std::to_string(policy.pieces)});
   if (policy.taper_percent < 100) v.params.push_back({"taper_percent", "taper", std::to_string(policy.taper_percent)});
-  if (policy.peer_copy) v.params.push_back({"exchange", "", "peer_copy"});
+  if (policy.exchange != SampleSortPolicy::Exchange::nccl)
+    v.params.push_back({"exchange", "", policy.exchange == SampleSortPolicy::Exchange::peer_copy_shifted
+                                            ? "peer_copy_shifted" : "peer_copy_concurrent"});
   v.label = "distributed.sample_sort." + param_label(v.params);
   const std::string all_to_all =
-      policy.peer_copy ? "all-to-all by copy engines (cudaMemcpyPeerAsync; NCCL between processes)" : "NCCL all-to-all";
+      policy.exchange == SampleSortPolicy::Exchange::nccl ? std::string("NCCL all-to-all")
+      : policy.exchange == SampleSortPolicy::Exchange::peer_copy_shifted
+          ? std::string("all-to-all by copy engines, one peer after another (cudaMemcpyPeerAsync; NCCL between processes)")
+          : std::string("all-to-all by copy engines, every peer at once (cudaMemcpyPeerAsync; NCCL between processes)");
   v.description = "sample sort across GPUs: local radix sort, regular samples, " + all_to_all;
   if (policy.pieces > 1)
     v.description += " in " + std::to_string(policy.pieces) + " rounds" +
@@ -481,15 +492,16 @@ VariantInfo sample_sort_info(SampleSortPolicy policy) {
   return v;
 }
 
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100, false}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 100, false}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 8, 100, false}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 60, false}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75, false}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70, false}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100, true}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75, true}));
-SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70, true}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100, SampleSortPolicy::Exchange::nccl}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 100, SampleSortPolicy::Exchange::nccl}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 8, 100, SampleSortPolicy::Exchange::nccl}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 60, SampleSortPolicy::Exchange::nccl}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75, SampleSortPolicy::Exchange::nccl}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70, SampleSortPolicy::Exchange::nccl}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70, SampleSortPolicy::Exchange::peer_copy_concurrent}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 1, 100, SampleSortPolicy::Exchange::peer_copy_shifted}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 4, 75, SampleSortPolicy::Exchange::peer_copy_shifted}));
+SORTBENCH_REGISTER_VARIANT(sample_sort_info({1024, 6, 70, SampleSortPolicy::Exchange::peer_copy_shifted}));
 
 }  // namespace
 }  // namespace sortbench::distributed
