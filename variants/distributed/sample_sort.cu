@@ -110,8 +110,8 @@ class RoundStreams {
 
 // A stream per (sender, receiver) pair of local GPUs, on the sender (the
 // pair (a, a): a's one stream to every peer), and an event per pair and
-// round, made on the first run. usable() is false where
-// some GPU of the team is in another process or a pair lacks peer access.
+// round, made on the first run. ensure() is false where some GPU of the
+// team is in another process or a pair lacks peer access.
 class PeerCopies {
  public:
   ~PeerCopies() {
@@ -277,9 +277,9 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
   }
 
   // Round k by copy engines: each local GPU's piece of sub-bucket (j, k)
-  // straight into rank j's slot, on the pair's stream, which first waits for
-  // both GPUs to be ready (the sender's shard sorted and cut, the receiver
-  // done with the last run's slots).
+  // straight into rank j's slot, on the pair's stream (shifted: the sender's
+  // one stream), which first waits for both GPUs to be ready (the sender's
+  // shard sorted and cut, the receiver done with the last run's slots).
   template <class T, class V>
   void copy_round(const Team& team, const std::vector<Plan>& plans, const std::vector<Shard>& shards,
                   const PieceSchedule& ps, int k) {
@@ -456,6 +456,14 @@ class SampleSort final : public TypedDistributedSort<SampleSort> {
   PeerCopies peers_;
 };
 
+const char* exchange_name(SampleSortPolicy::Exchange e) {
+  switch (e) {
+    case SampleSortPolicy::Exchange::peer_copy_concurrent: return "peer_copy_concurrent";
+    case SampleSortPolicy::Exchange::peer_copy_shifted: return "peer_copy_shifted";
+    default: return "nccl";
+  }
+}
+
 VariantInfo sample_sort_info(SampleSortPolicy policy) {
   VariantInfo v;
   v.family = "distributed";
@@ -463,8 +471,7 @@ VariantInfo sample_sort_info(SampleSortPolicy policy) {
   if (policy.pieces > 1) v.params.push_back({"pieces", "pieces", std::to_string(policy.pieces)});
   if (policy.taper_percent < 100) v.params.push_back({"taper_percent", "taper", std::to_string(policy.taper_percent)});
   if (policy.exchange != SampleSortPolicy::Exchange::nccl)
-    v.params.push_back({"exchange", "", policy.exchange == SampleSortPolicy::Exchange::peer_copy_shifted
-                                            ? "peer_copy_shifted" : "peer_copy_concurrent"});
+    v.params.push_back({"exchange", "", exchange_name(policy.exchange)});
   v.label = "distributed.sample_sort." + param_label(v.params);
   const std::string all_to_all =
       policy.exchange == SampleSortPolicy::Exchange::nccl ? std::string("NCCL all-to-all")
