@@ -73,6 +73,16 @@ inline std::string run_once(const VariantInfo& v, const Problem& p, const void* 
   return inst->dispatched();
 }
 
+// The registered labels whose variant `keep` accepts, in registry order: a
+// parameterised suite's values.
+template <class Keep>
+std::vector<std::string> labels_where(Keep keep) {
+  std::vector<std::string> out;
+  for (const auto& v : Registry::instance().all())
+    if (keep(v)) out.push_back(v.label);
+  return out;
+}
+
 // A gtest name from a variant label (parameterised suites): '.' and other
 // non-alphanumerics become '_'.
 inline std::string label_test_name(const ::testing::TestParamInfo<std::string>& info) {

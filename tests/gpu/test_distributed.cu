@@ -18,10 +18,7 @@ using namespace sortbench::test;
 namespace {
 
 std::vector<std::string> distributed_labels() {
-  std::vector<std::string> out;
-  for (const auto& v : Registry::instance().all())
-    if (v.distributed()) out.push_back(v.label);
-  return out;
+  return labels_where([](const VariantInfo& v) { return v.distributed(); });
 }
 
 #define SORTBENCH_REQUIRE_TWO_GPUS()                                                          \

@@ -13,11 +13,8 @@ using namespace sortbench::test;
 namespace {
 
 std::vector<std::string> labels() {
-  std::vector<std::string> out;
-  for (const auto& v : Registry::instance().all())
-    // test.fault.* fail on purpose; the distributed family has its own suite (test_distributed.cu).
-    if (v.family.rfind("test", 0) != 0 && !v.distributed()) out.push_back(v.label);
-  return out;
+  // test.fault.* fail on purpose; the distributed family has its own suite (test_distributed.cu).
+  return labels_where([](const VariantInfo& v) { return v.family.rfind("test", 0) != 0 && !v.distributed(); });
 }
 
 std::vector<Distribution> all_distributions() {

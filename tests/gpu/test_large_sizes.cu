@@ -13,10 +13,7 @@ namespace {
 constexpr std::size_t kBeyond32 = (std::size_t(1) << 32) + 3;
 
 std::vector<std::string> uncapped() {
-  std::vector<std::string> out;
-  for (const auto& v : Registry::instance().all())
-    if (v.family == "radix" && v.max_n >= kBeyond32 && v.family_default) out.push_back(v.label);
-  return out;
+  return labels_where([](const VariantInfo& v) { return v.family == "radix" && v.max_n >= kBeyond32 && v.family_default; });
 }
 
 class Beyond32Bits : public ::testing::TestWithParam<std::string> {};

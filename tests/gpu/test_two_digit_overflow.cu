@@ -16,10 +16,7 @@ using namespace sortbench::test;
 namespace {
 
 std::vector<std::string> two_digit_labels() {
-  std::vector<std::string> out;
-  for (const auto& v : Registry::instance().all())
-    if (v.label.rfind("radix.two_digit_msd_local_lsd.", 0) == 0) out.push_back(v.label);
-  return out;
+  return labels_where([](const VariantInfo& v) { return v.label.rfind("radix.two_digit_msd_local_lsd.", 0) == 0; });
 }
 
 struct Case {
