@@ -168,8 +168,7 @@ class TwoDigitMsdInstance final : public Instance {
     ends_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
     fits_off_ = layout_.add(sizeof(unsigned));
     sample_off_ = layout_.add(sizeof(SampleCounts));
-    begins_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
-    offsets_off_ = layout_.add((std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
+    places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
     with_value_type(p_.value, [](auto tag) {
       using V = typename decltype(tag)::type;
       allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
@@ -320,16 +319,13 @@ class TwoDigitMsdInstance final : public Instance {
   template <class V>
   void sort_overflowing(const OverflowingBuckets& over, const Buffers& b, void* temp, cudaStream_t s) {
     const unsigned count = unsigned(over.begins.size());
-    unsigned long long* begins_host = ends_host_ + kBuckets;
-    unsigned long long* offsets_host = begins_host + kBuckets;
-    std::copy(over.begins.begin(), over.begins.end(), begins_host);
-    std::copy(over.offsets.begin(), over.offsets.end(), offsets_host);
-    auto* begins = temp_at<unsigned long long>(temp, base_ + begins_off_);
-    auto* offsets = temp_at<unsigned long long>(temp, base_ + offsets_off_);
-    cuda_check(cudaMemcpyAsync(begins, begins_host, std::size_t(count) * sizeof(unsigned long long),
-                               cudaMemcpyHostToDevice, s),
-               "radix.two_digit_msd_local_lsd: overflowing buckets");
-    cuda_check(cudaMemcpyAsync(offsets, offsets_host, (std::size_t(count) + 1) * sizeof(unsigned long long),
+    // The places, begins then offsets, in one copy.
+    unsigned long long* places_host = ends_host_ + kBuckets;
+    std::copy(over.offsets.begin(), over.offsets.end(),
+              std::copy(over.begins.begin(), over.begins.end(), places_host));
+    auto* begins = temp_at<unsigned long long>(temp, base_ + places_off_);
+    const unsigned long long* offsets = begins + count;
+    cuda_check(cudaMemcpyAsync(begins, places_host, (2 * std::size_t(count) + 1) * sizeof(unsigned long long),
                                cudaMemcpyHostToDevice, s),
                "radix.two_digit_msd_local_lsd: overflowing buckets");
     const OverflowLayout o = overflow_layout(over.keys);
@@ -360,8 +356,7 @@ class TwoDigitMsdInstance final : public Instance {
   // After the top passes' memory (base_): the bucket ends, the verdict, the
   // sample, and the overflowing buckets' places.
   TempLayout layout_;
-  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, begins_off_ = 0,
-              offsets_off_ = 0;
+  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, places_off_ = 0;
   unsigned* fits_host_ = nullptr;
   SampleCounts* sample_host_ = nullptr;
   // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets.
