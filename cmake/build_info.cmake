@@ -18,7 +18,7 @@ namespace sortbench {
 const BuildInfo& build_info() {
   static const BuildInfo b{R\"(${VERSION})\", R\"(${commit})\", R\"(${CXX_ID})\", R\"(${CUDA_ID})\",
                            R\"(${CXX_FLAGS})\", R\"(${CUDA_FLAGS})\", R\"(${BUILD_TYPE})\", R\"(${CUDA_ARCHS})\",
-                           ${dirty}, ${FULL_GRID}};
+                           ${dirty}, ${FULL_GRID}, R\"(${SRC})\"};
   return b;
 }
 }  // namespace sortbench

@@ -19,6 +19,7 @@
 #include "sortbench/config.hpp"
 #include "sortbench/family_space.hpp"
 #include "sortbench/files.hpp"
+#include "sortbench/library_calls.hpp"
 
 namespace sortbench {
 
@@ -97,6 +98,7 @@ void load_one(const PluginPath& p) {
   Registry& reg = Registry::instance();
   reg.begin_staging();
   begin_space_staging();
+  const std::size_t calls_before = library_calls::count();
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   std::vector<VariantInfo> staged = reg.end_staging();
   std::vector<FamilySpace> staged_spaces = end_space_staging();
@@ -124,7 +126,8 @@ void load_one(const PluginPath& p) {
     throw ConfigError(where + ": built for " + (theirs.empty() ? "no GPU architecture" : join_numbers(theirs)) +
                       ", this binary for " + join_numbers(ours) + "; rebuild it with CMAKE_CUDA_ARCHITECTURES " +
                       build_info().cuda_architectures);
-  if (staged.empty())
+  // Library calls built on demand add key types to variants the binary has.
+  if (staged.empty() && library_calls::count() == calls_before)
     throw ConfigError(where + ": registers no variants (SORTBENCH_REGISTER_VARIANT at namespace scope in its sources)");
   // A family space it declares: its points are built on demand like Onesweep's.
   for (const auto& s : staged_spaces) {

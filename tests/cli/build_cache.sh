@@ -34,5 +34,22 @@ JSON
 out=$("$bin" build --space space.json --jit-cache jc --dry-run 2>&1) || fail "space dry run exited $?: $out"
 grep -q "2 points: 0 compiled in, 1 cached, 0 compiled, 0 failed to compile, 0 pruned, 1 to compile" <<<"$out" ||
   fail "space dry run: $out"
+# Library calls the lean build lacks (sortbench/library_calls.hpp): each key
+# type of a group is one unit, planned to compile, then found in the cache;
+# a run plans its points to measure, not to skip, and the unit loads as a plugin.
+if "$bin" --version | grep -q "^build .*lean"; then
+  out=$("$bin" build --variants 'cub.merge_sort.*,host.*' --key u8,i8 --jit-cache lc --dry-run 2>&1)
+  grep -q "4 points: 0 compiled in, 0 cached, 0 compiled, 0 failed to compile, 0 pruned, 4 to compile" <<<"$out" ||
+    fail "library calls dry run: $out"
+  out=$("$bin" build --variants 'host.*' --key u8 --jit-cache lc -j 2 2>&1) || fail "host calls build exited $?: $out"
+  grep -q "1 points: 0 compiled in, 0 cached, 1 compiled, 0 failed" <<<"$out" || fail "host calls build: $out"
+  out=$("$bin" run --variants 'host.*,cub.merge_sort.off32' --key u8 --values none --n 2^20 --dist uniform \
+    --jit-cache lc --dry-run 2>&1)
+  grep -q "2 points: 0 compiled in, 1 cached, 0 compiled, 0 failed to compile, 0 pruned, 1 to compile" <<<"$out" ||
+    fail "run --dry-run does not plan the library calls: $(grep on-demand <<<"$out")"
+  grep -q "^dry run: 3 points: 3 to measure, 0 skipped" <<<"$out" || fail "run --dry-run: $(tail -n 1 <<<"$out")"
+  out=$("$bin" list --plugin lc/*.so 2>&1) || fail "the host calls' unit does not load: $out"
+  grep -q "^host.parallel_sort" <<<"$out" || fail "list with the host calls' unit: no host.parallel_sort"
+fi
 [ $fails = 0 ] && echo "ok: sortbench build filled the cache; run and build found the point there"
 exit $fails

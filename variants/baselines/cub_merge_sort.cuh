@@ -1,6 +1,6 @@
 // cub::DeviceMergeSort as a variant, with 32- and 64-bit num_items (as for the
-// radix sort, each offset type is a label of its own). Instantiations are
-// split over cub_merge_sort_<offset>_<widths>.cu for a parallel build.
+// radix sort, each offset type is a label of its own). Each key type's instantiations
+// are one group of the library-call table (merge_sort_calls.cuh).
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,3 @@ template <class Key, class Offset>
 std::unique_ptr<Instance> make_cub_merge_sort(const Problem& p);
 
 }  // namespace sortbench::baselines
-
-#define SORTBENCH_CUB_MERGE_SORT_INSTANTIATE(Key, Offset)                              \
-  namespace sortbench::baselines {                                                    \
-  template std::unique_ptr<Instance> make_cub_merge_sort<Key, Offset>(const Problem&); \
-  }

@@ -2,7 +2,8 @@
 // (less / greater: Thrust dispatches to CUB's radix sort) and with a user
 // comparator (Thrust dispatches to its merge sort). Temporary storage comes
 // from a preallocated buffer, so the timed region holds the sort only.
-// Instantiations are split over thrust_sort_<form>_<widths>.cu.
+// Instantiated with CUB's calls of the same dispatch (radix_sort_calls.cuh,
+// merge_sort_calls.cuh).
 #pragma once
 
 #include <memory>
@@ -17,8 +18,3 @@ template <class Key>
 std::unique_ptr<Instance> make_thrust_sort_comparator(const Problem& p);  // OrderedLess / OrderedGreater
 
 }  // namespace sortbench::baselines
-
-#define SORTBENCH_THRUST_SORT_INSTANTIATE(Maker, Key)             \
-  namespace sortbench::baselines {                                 \
-  template std::unique_ptr<Instance> Maker<Key>(const Problem&);   \
-  }

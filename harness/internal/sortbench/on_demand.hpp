@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sortbench/family_space.hpp"
+#include "sortbench/library_calls.hpp"
 #include "sortbench/resources.hpp"
 #include "sortbench/tune.hpp"
 
@@ -52,13 +53,17 @@ struct Settings {
 // $XDG_CACHE_HOME/sortbench/on-demand, else ~/.cache/sortbench/on-demand.
 std::string default_cache_dir();
 
-// One point of a family space that a sweep or tune selected.
+// One point of a family space that a sweep or tune selected, or one key type
+// of a group of library calls (sortbench/library_calls.hpp): `group` set,
+// `space` null.
 struct Planned {
   std::string label;
   const FamilySpace* space = nullptr;
   SpacePoint point;
   std::string pruned;        // why it cannot run (constraints); empty if it can
   bool compiled_in = false;  // the binary holds it already
+  const LibraryCallGroup* group = nullptr;
+  KeyType key = KeyType::u32;
 };
 
 // Every point of each family space whose method a pattern can match
@@ -72,6 +77,10 @@ std::vector<Planned> plan_space(const std::vector<std::string>& patterns, const 
 // The point an exact label (no wildcards) names, when the binary lacks it and
 // a family space declares it; empty otherwise.
 std::vector<Planned> plan_labels(const std::vector<std::string>& labels, const PointTypes& types, const Limits& limits);
+
+// The library calls the variants need for the key types and the binary (and
+// what is loaded) lacks: one unit per group and key type ("merge_sort_calls.u16").
+std::vector<Planned> plan_library_calls(const std::vector<const VariantInfo*>& variants, const PointTypes& types);
 
 // What happened to each planned point, and the totals, for reports.
 struct Outcome {
@@ -118,7 +127,8 @@ Summary dry_plan(const std::vector<Planned>& points, const PointTypes& types, co
 std::vector<double> recorded_compile_times(const std::string& cache_dir);
 
 // For a dry run: registers the points to build as placeholders (they plan like
-// any variant, and a measurement of one fails) and the pruned ones as skips.
+// any variant, and a measurement of one fails) and the pruned ones as skips;
+// marks the library calls to build as pending.
 void register_placeholders(const std::vector<Planned>& points);
 
 // The compiler and headers on-demand points are built with (exposed for tests).

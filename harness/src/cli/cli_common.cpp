@@ -328,9 +328,10 @@ std::string build_facts_text() {
   os << "sortbench      " << b.version << "\n"
      << "commit         " << b.git_commit << (b.git_dirty ? " (dirty: uncommitted changes)" : "") << "\n"
      << "build          " << b.build_type << ", "
-     << (b.full_grid ? "full grid (every curated parameter point compiled in)"
-                     : "lean (family defaults and the committed best.json picks; other points on demand; "
-                       "-DSORTBENCH_FULL_GRID=ON compiles every curated point)")
+     << (b.full_grid ? "full grid (every curated parameter point and library call compiled in)"
+                     : "lean (family defaults, the committed best.json picks and CUB's radix sort; other points, "
+                       "CUB's merge sort, Thrust's comparator sort and the host sorts per key type on demand; "
+                       "-DSORTBENCH_FULL_GRID=ON compiles all in)")
      << "\n"
      << "CUDA           architectures " << b.cuda_architectures << ", runtime " << CUDART_VERSION / 1000 << "."
      << CUDART_VERSION % 1000 / 10 << ", compiler " << b.cuda_compiler << "\n"

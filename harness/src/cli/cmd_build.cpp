@@ -2,7 +2,8 @@
 // the cache without a GPU, for a GPU machine to load: a build node fills
 // --jit-cache, and a run or tune there with the same cache and binary finds
 // every point built. The points: those a tune space selects (--space), or
-// the labels and patterns of --variants or a run config (--config).
+// the labels and patterns of --variants or a run config (--config), and the
+// key types of the library calls these select that the binary lacks.
 #include <iostream>
 #include <thread>
 
@@ -91,10 +92,12 @@ int cmd_build(const std::vector<std::string>& args, const std::string&) {
     types = on_demand::point_types(cfg);
     planned = plan_of_patterns(cfg.variants, types, limits,
                                vm.count("variants") ? std::string("--variants") : cfg.source + ": $.variants");
+    for (auto& p : on_demand::plan_library_calls(Registry::instance().match(cfg.variants), types))
+      planned.push_back(std::move(p));
   }
   if (planned.empty()) {
-    std::cout << "sortbench build: no on-demand point selected (every label is compiled in or names no declared space; "
-                 "sortbench list --spaces)\n";
+    std::cout << "sortbench build: no on-demand point selected (every label and library call is compiled in or names "
+                 "no declared space; sortbench list --spaces)\n";
     return 0;
   }
   if (vm.count("dry-run")) {

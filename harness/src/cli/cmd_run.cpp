@@ -146,7 +146,7 @@ struct Sweep {
   std::vector<files::Input> inputs;
   on_demand::Settings jit;
   PointTypes types;
-  std::vector<on_demand::Planned> planned;  // points of family spaces the binary lacks
+  std::vector<on_demand::Planned> planned;  // points of family spaces and library calls the binary lacks
   std::vector<std::string> globs, best_families;
   std::vector<const VariantInfo*> matched;
   std::size_t shard = 0, shards = 1;
@@ -281,6 +281,10 @@ Sweep plan_sweep(const po::variables_map& vm, int world) {
   sw.planned = on_demand::plan_labels(sw.cfg.variants, sw.types, on_demand::limits_of(sm90_limits()));
   on_demand::register_placeholders(sw.planned);
   select_variants(sw, vm);
+  // The key types of library calls the binary lacks are built on demand too.
+  std::vector<on_demand::Planned> calls = on_demand::plan_library_calls(sw.matched, sw.types);
+  on_demand::register_placeholders(calls);
+  sw.planned.insert(sw.planned.end(), calls.begin(), calls.end());
   plan_workloads(sw, vm, world);
   for (const auto& path : check_key_files(sw.cfg, vm.count("dist") ? std::string("--dist") : sw.cfg.source))
     sw.inputs.push_back({path, "the key file"});

@@ -240,7 +240,7 @@ struct TunePlan {
   Space space;
   on_demand::Settings jit;
   PointTypes types;
-  std::vector<on_demand::Planned> planned;  // points of family spaces the binary lacks
+  std::vector<on_demand::Planned> planned;  // points of family spaces and library calls the binary lacks
   std::vector<const VariantInfo*> variants;
   std::size_t shard = 0, shards = 1;
   std::vector<std::string> devices;  // --devices: one shard per GPU
@@ -284,6 +284,12 @@ void select_points(TunePlan& t, const po::variables_map& vm) {
   t.variants = space_variants(space, reg);
   if (t.variants.empty())
     throw ConfigError(space.sweep.source + ": $.params: no variant matched by $.variants has parameters in range");
+  // The key types of library calls (variants or baselines) the binary lacks are built on demand too.
+  std::vector<const VariantInfo*> calls = t.variants;
+  for (const auto& label : resolve_baselines(space.sweep.baselines, reg)) calls.push_back(reg.find(label));
+  std::vector<on_demand::Planned> units = on_demand::plan_library_calls(calls, t.types);
+  on_demand::register_placeholders(units);
+  t.planned.insert(t.planned.end(), units.begin(), units.end());
 }
 
 // --shard and --devices: points are dealt by a hash of their label, so more
@@ -350,7 +356,7 @@ int dry_run_tune(const TunePlan& t, const std::vector<Group>& groups, bool resou
   const Space& space = t.space;
   std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
   std::size_t to_compile = 0;
-  if (space.on_demand) {
+  if (!t.planned.empty()) {
     const on_demand::Summary od = on_demand::dry_plan(t.planned, t.types, t.jit);
     std::cout << od.line() << "\n";
     to_compile = od.count("to_compile");
@@ -506,7 +512,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
     resources = std::make_unique<KernelResourceCheck>(device_sm_limits(), compiled_variant_resources);
   }
   json on_demand_ctx;
-  if (space.on_demand && !dry_run) {
+  if (!t.planned.empty() && !dry_run) {
     const SmLimits sm = fake.on ? sm90_limits() : device_sm_limits();
     on_demand::Settings settings = t.jit;
     if (!fake.on) settings.arch = on_demand::arch_of(sm);

@@ -1,9 +1,8 @@
 // Baselines: thrust::sort / thrust::sort_by_key, with the default order
 // (less / greater: Thrust dispatches to CUB's radix sort, with the offset type
 // it picks itself) and with a user comparator (Thrust's merge sort).
-#include "sortbench/device/key_traits.cuh"
+#include "sortbench/library_calls.hpp"
 #include "sortbench/traffic.hpp"
-#include "thrust_sort.cuh"
 
 namespace sortbench::baselines {
 namespace {
@@ -25,10 +24,7 @@ VariantInfo thrust_sort_info() {
   v.description = "thrust::sort / sort_by_key with less or greater (CUB radix sort underneath)";
   v.stable = true;  // Thrust's radix path is stable
   v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, 8); };
-  v.make = [](const Problem& p) {
-    return with_key_type(p.key, [&](auto tag) { return make_thrust_sort<typename decltype(tag)::type>(p); });
-  };
-  return v;
+  return library_calls::made_from_table(std::move(v));
 }
 
 VariantInfo thrust_sort_comparator_info() {
@@ -37,10 +33,7 @@ VariantInfo thrust_sort_comparator_info() {
   v.description = "thrust::sort / sort_by_key with a user comparator (Thrust's merge sort)";
   v.stable = false;  // thrust::sort promises no stability
   v.bytes_per_key = [](const Problem& p) { return traffic::merge(p, 4096); };
-  v.make = [](const Problem& p) {
-    return with_key_type(p.key, [&](auto tag) { return make_thrust_sort_comparator<typename decltype(tag)::type>(p); });
-  };
-  return v;
+  return library_calls::made_from_table(std::move(v));
 }
 
 }  // namespace

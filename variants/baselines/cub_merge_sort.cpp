@@ -3,8 +3,8 @@
 // with 32- and 64-bit num_items.
 #include <limits>
 
-#include "cub_merge_sort.cuh"
-#include "sortbench/device/key_traits.cuh"
+#include "sortbench/library_calls.hpp"
+#include "sortbench/types.hpp"
 #include "sortbench/traffic.hpp"
 
 namespace sortbench::baselines {
@@ -29,11 +29,16 @@ VariantInfo cub_merge_sort_info() {
   // CUB's merge sort policy for sm_90 sorts tiles of a few thousand keys;
   // 4096 is the tile we count merge passes from.
   v.bytes_per_key = [](const Problem& p) { return traffic::merge(p, 4096); };
-  v.make = [](const Problem& p) {
-    return with_key_type(p.key, [&](auto tag) { return make_cub_merge_sort<typename decltype(tag)::type, Offset>(p); });
-  };
-  return v;
+  return library_calls::made_from_table(std::move(v));
 }
+
+// The lean build compiles none of these calls in; a sweep that names one
+// builds its key types on demand.
+const library_calls::GroupDeclaration merge_sort_calls({"merge_sort_calls", "baselines/merge_sort_calls.cuh",
+                                                     "SORTBENCH_MERGE_SORT_CALLS",
+                                                     {"cub.merge_sort.off32", "cub.merge_sort.off64",
+                                                      "thrust.sort_comparator"},
+                                                     {}});
 
 }  // namespace
 SORTBENCH_REGISTER_VARIANT(cub_merge_sort_info<std::int32_t>());

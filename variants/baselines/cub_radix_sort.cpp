@@ -6,8 +6,8 @@
 // (results/<gpu-model>/cub-knobs.json). Reports take the fastest per workload.
 #include <limits>
 
-#include "cub_radix_sort.cuh"
-#include "sortbench/device/key_traits.cuh"
+#include "sortbench/library_calls.hpp"
+#include "sortbench/types.hpp"
 #include "sortbench/traffic.hpp"
 
 namespace sortbench::baselines {
@@ -46,10 +46,7 @@ template <class Offset>
 VariantInfo cub_radix_sort_info() {
   VariantInfo v = cub_radix_sort_form<Offset>("", "");
   v.const_input = true;  // the pointer forms leave d_keys_in and d_values_in as they were
-  v.make = [](const Problem& p) {
-    return with_key_type(p.key, [&](auto tag) { return make_cub_radix_sort<typename decltype(tag)::type, Offset>(p); });
-  };
-  return v;
+  return library_calls::made_from_table(std::move(v));
 }
 
 template <class Offset>
@@ -57,13 +54,17 @@ VariantInfo cub_radix_sort_double_buffer_info() {
   VariantInfo v = cub_radix_sort_form<Offset>(
       "double_buffer.", ", DoubleBuffer overloads (a final copy when the result ends in the other buffer),");
   v.in_place = true;
-  v.make = [](const Problem& p) {
-    return with_key_type(p.key, [&](auto tag) {
-      return make_cub_radix_sort_double_buffer<typename decltype(tag)::type, Offset>(p);
-    });
-  };
-  return v;
+  return library_calls::made_from_table(std::move(v));
 }
+
+// Compiled into every build (radix_sort_calls_keys*.cu): cub.radix_sort.off64
+// is the reference for validation and sortbench::sort's fallback.
+const library_calls::GroupDeclaration radix_sort_calls({"radix_sort_calls", "baselines/radix_sort_calls.cuh",
+                                                     "SORTBENCH_RADIX_SORT_CALLS",
+                                                     {"cub.radix_sort.off32", "cub.radix_sort.off64",
+                                                      "cub.radix_sort.double_buffer.off32",
+                                                      "cub.radix_sort.double_buffer.off64", "thrust.sort"},
+                                                     {}});
 
 }  // namespace
 SORTBENCH_REGISTER_VARIANT(cub_radix_sort_info<std::int32_t>());
