@@ -2,7 +2,7 @@
 // calculator over written-out H100 limits), the reasons a launch cannot run,
 // and the tuner's hook that keeps each point's kernels for the report. The
 // same arithmetic is compared with the CUDA runtime's on the GPU
-// (tests/gpu/test_resources.cu).
+// (tests/gpu/test_resources.cpp).
 #include <gtest/gtest.h>
 
 #include <stdexcept>

@@ -13,7 +13,7 @@ using namespace sortbench::test;
 namespace {
 
 std::vector<std::string> labels() {
-  // test.fault.* fail on purpose; the distributed family has its own suite (test_distributed.cu).
+  // test.fault.* fail on purpose; the distributed family has its own suite (test_distributed.cpp).
   return labels_where([](const VariantInfo& v) { return v.family.rfind("test", 0) != 0 && !v.distributed(); });
 }
 

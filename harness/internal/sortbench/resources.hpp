@@ -3,7 +3,7 @@
 // point runs. The residency arithmetic is NVIDIA's host-side occupancy
 // calculator (cuda_occupancy.h), so it is tested on the CPU with written-out
 // limits and checked against cudaOccupancyMaxActiveBlocksPerMultiprocessor on
-// the GPU (tests/gpu/test_resources.cu).
+// the GPU (tests/gpu/test_resources.cpp).
 #pragma once
 
 #include <cstddef>
