@@ -527,9 +527,20 @@ Summary build(const std::vector<Planned>& points, const PointTypes& types, const
   sum.cache_dir = settings.cache_dir;
   sum.arch = settings.arch;
   sum.jobs = std::max(1u, settings.jobs);
-  const std::string nvcc = find_nvcc();
-  include_dirs();  // the headers must be there before anything is planned to compile
-  sum.compiler = compiler_identity();
+  // The compiler and headers must be there before anything is planned to
+  // compile. Where they are not, a point a label named is an error; library
+  // calls a pattern swept (cub.*) are skipped with the reason instead.
+  std::string nvcc, no_compiler;
+  try {
+    nvcc = find_nvcc();
+    include_dirs();
+    sum.compiler = compiler_identity();
+  } catch (const ConfigError& e) {
+    if (std::any_of(points.begin(), points.end(),
+                    [](const Planned& p) { return !p.group && !p.compiled_in && p.pruned.empty(); }))
+      throw;
+    no_compiler = e.what();
+  }
   for (const auto& f : compile_flags(settings.arch)) sum.flags += (sum.flags.empty() ? "" : " ") + f;
   struct Job {
     std::size_t index;
@@ -550,6 +561,11 @@ Summary build(const std::vector<Planned>& points, const PointTypes& types, const
     if (!p.pruned.empty()) {
       o.status = "pruned";
       o.reason = p.pruned;
+      continue;
+    }
+    if (!no_compiler.empty()) {
+      o.status = "failed";
+      o.reason = "not built: " + no_compiler;
       continue;
     }
     if (!cache_made) {

@@ -107,9 +107,11 @@ Summary build(const std::vector<Planned>& points, const PointTypes& types, const
 
 // Builds (or finds in the cache) every planned point that the binary lacks
 // and is not pruned, loads them, and registers the pruned and failed ones as
-// variants that skip with their reason, so sweeps record them. Progress (with
-// an ETA) goes to `log`. Throws ConfigError when no CUDA compiler or kernel
-// headers are found, std::runtime_error when the cache folder cannot be used.
+// variants that skip with their reason, so sweeps record them (a library
+// call's key type that failed skips with its reason too). Progress (with an
+// ETA) goes to `log`. Throws ConfigError when no CUDA compiler or kernel
+// headers are found for a family-space point (library calls alone: they fail
+// with that reason), std::runtime_error when the cache folder cannot be used.
 Summary build_and_load(const std::vector<Planned>& points, const PointTypes& types, const Settings& settings,
                        std::ostream& log);
 
