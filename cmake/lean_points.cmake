@@ -4,7 +4,7 @@
 # itself. Run at configure time:
 #   cmake -DSRC=<source dir> -DOUT=<header> -P lean_points.cmake
 # Each family folder that has grid points declares in variants/<dir>/lean_points.cmake
-#   sortbench_lean_family(MACRO PATTERN FUNCTION [EXCLUDE label...] [ALWAYS label:bits...] [PER_WIDTH])
+#   sortbench_lean_family(MACRO PATTERN FUNCTION [EXCLUDE label...] [ALWAYS label:bits...] [PER_WIDTH] [PER_KEY])
 # PATTERN is a regular expression a label of the family matches, and FUNCTION(label out)
 # a CMake function that sets `out` to the arguments of the family's point macro.
 # The header defines MACRO(X) as X(args) for every matching label; with
@@ -12,18 +12,29 @@
 # bytes (1, 2, 4, 8) the label is picked for, and MACRO_<bits>(X) as X(args) per
 # width. Labels in EXCLUDE are registered by the family itself (its default);
 # ALWAYS adds points other variants build on (a top pass) at those key widths.
+# With PER_KEY, MACRO_KEYS_<bits>(X) is X(C++ key type) for each key type of
+# that width some matching label is picked for (a library call's instantiations
+# are per key type).
 cmake_minimum_required(VERSION 3.25)
 
 set(_families "")
 macro(sortbench_lean_family macro pattern function)
-  cmake_parse_arguments(_f "PER_WIDTH" "" "EXCLUDE;ALWAYS" ${ARGN})
+  cmake_parse_arguments(_f "PER_WIDTH;PER_KEY" "" "EXCLUDE;ALWAYS" ${ARGN})
   list(APPEND _families ${macro})
   set(_pattern_${macro} "${pattern}")
   set(_function_${macro} ${function})
   set(_exclude_${macro} "${_f_EXCLUDE}")
   set(_per_width_${macro} ${_f_PER_WIDTH})
+  set(_per_key_${macro} ${_f_PER_KEY})
   set(_always_${macro} "${_f_ALWAYS}")
 endmacro()
+# The C++ key types (sortbench/types.hpp's list), for PER_KEY.
+foreach(_pair u8=std::uint8_t i8=std::int8_t u16=std::uint16_t i16=std::int16_t f16=__half bf16=__nv_bfloat16
+              u32=std::uint32_t i32=std::int32_t f32=float u64=std::uint64_t i64=std::int64_t f64=double)
+  string(REPLACE "=" ";" _pair "${_pair}")
+  list(GET _pair 0 _name)
+  list(GET _pair 1 _cpp_${_name})
+endforeach()
 file(GLOB _decls ${SRC}/variants/*/lean_points.cmake)
 foreach(_d IN LISTS _decls)
   include(${_d})
@@ -54,9 +65,12 @@ foreach(_file IN LISTS _best)
         if(NOT DEFINED _bits_${_id})
           list(APPEND _labels "${_label}")
           set(_bits_${_id} "")
+          set(_keys_${_id} "")
         endif()
         list(APPEND _bits_${_id} ${_bits})
         list(REMOVE_DUPLICATES _bits_${_id})
+        list(APPEND _keys_${_id} ${_key})
+        list(REMOVE_DUPLICATES _keys_${_id})
       endforeach()
     endforeach()
   endforeach()
@@ -109,6 +123,26 @@ foreach(_m IN LISTS _families)
     endif()
   endforeach()
   string(APPEND _text "#define ${_m}(X)${_x}\n")
+  if(_per_key_${_m})
+    foreach(_w 8 16 32 64)
+      set(_k_${_w} "")
+    endforeach()
+    foreach(_label IN LISTS _labels)
+      if(NOT _label MATCHES "${_pattern_${_m}}" OR _label IN_LIST _exclude_${_m})
+        continue()
+      endif()
+      string(MAKE_C_IDENTIFIER "${_label}" _id)
+      foreach(_k IN LISTS _keys_${_id})
+        string(REGEX MATCH "[0-9]+$" _w "${_k}")
+        if(NOT " ${_k_${_w}} " MATCHES " X\\(${_cpp_${_k}}\\) ")
+          string(APPEND _k_${_w} " X(${_cpp_${_k}})")
+        endif()
+      endforeach()
+    endforeach()
+    foreach(_w 8 16 32 64)
+      string(APPEND _text "#define ${_m}_KEYS_${_w}(X)${_k_${_w}}\n")
+    endforeach()
+  endif()
   if(_per_width_${_m})
     foreach(_w 8 16 32 64)
       string(APPEND _text "#define ${_m}_${_w}(X)${_x_${_w}}\n")

@@ -53,22 +53,22 @@ grep -q "^dry run: 2 points: " out.txt || fail "processes: expected 2 points onc
 
 # The plan says which points the runner will skip, with the reason the report
 # would record: a distribution that does not apply to the key type (normal on
-# i32), a size above a variant's cap (32-bit num_items at 2^32); the estimate
+# u32), a size above a variant's cap (32-bit num_items at 2^32); the estimate
 # counts only the points to measure, at the --budget each.
 cat > skips.json <<'JSON'
 {"name": "skips", "variants": ["cub.radix_sort.off32", "cub.radix_sort.off64"], "sizes": ["2^10", "2^32"],
- "distributions": ["uniform", "normal"], "sweeps": [{"keys": ["i32", "f32"], "values": ["none"]}]}
+ "distributions": ["uniform", "normal"], "sweeps": [{"keys": ["u32", "f32"], "values": ["none"]}]}
 JSON
 "$bin" run --config skips.json --budget 0.5 --energy-window 0 --dry-run > out.txt 2> err.txt || fail "skips: exit $?: $(cat err.txt)"
 cat > want.txt <<'TXT'
-cub.radix_sort.off32 i32/none ascending n=1024 uniform
-cub.radix_sort.off64 i32/none ascending n=1024 uniform
-cub.radix_sort.off32 i32/none ascending n=4294967296 uniform  skipped: n = 4294967296 above the variant's cap of 2147483647 (num_items is a 32-bit int)
-cub.radix_sort.off64 i32/none ascending n=4294967296 uniform
-cub.radix_sort.off32 i32/none ascending n=1024 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
-cub.radix_sort.off64 i32/none ascending n=1024 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
-cub.radix_sort.off32 i32/none ascending n=4294967296 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
-cub.radix_sort.off64 i32/none ascending n=4294967296 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
+cub.radix_sort.off32 u32/none ascending n=1024 uniform
+cub.radix_sort.off64 u32/none ascending n=1024 uniform
+cub.radix_sort.off32 u32/none ascending n=4294967296 uniform  skipped: n = 4294967296 above the variant's cap of 2147483647 (num_items is a 32-bit int)
+cub.radix_sort.off64 u32/none ascending n=4294967296 uniform
+cub.radix_sort.off32 u32/none ascending n=1024 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
+cub.radix_sort.off64 u32/none ascending n=1024 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
+cub.radix_sort.off32 u32/none ascending n=4294967296 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
+cub.radix_sort.off64 u32/none ascending n=4294967296 normal  skipped: distribution normal applies to float keys only (f16, bf16, f32, f64)
 cub.radix_sort.off32 f32/none ascending n=1024 uniform
 cub.radix_sort.off64 f32/none ascending n=1024 uniform
 cub.radix_sort.off32 f32/none ascending n=4294967296 uniform  skipped: n = 4294967296 above the variant's cap of 2147483647 (num_items is a 32-bit int)

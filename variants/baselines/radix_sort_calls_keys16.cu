@@ -1,8 +1,8 @@
 // The radix-sort library calls (radix_sort_calls.cuh) for the 16-bit key
 // types: the 64-bit-num_items group in every build (cub.radix_sort.off64 is
 // the reference that validation and sortbench::sort's fallback use); the
-// 32-bit one in the full grid, and in the lean build where a committed
-// best.json picks it at this width (variants/baselines/lean_points.cmake).
+// 32-bit one in the full grid, and in the lean build for the key types a
+// committed best.json picks it for (variants/baselines/lean_points.cmake).
 #include "radix_sort_calls.cuh"
 
 SORTBENCH_KEYS_16(SORTBENCH_RADIX_SORT_CALLS)
@@ -10,6 +10,5 @@ SORTBENCH_KEYS_16(SORTBENCH_RADIX_SORT_CALLS)
 SORTBENCH_KEYS_16(SORTBENCH_RADIX_SORT_OFF32_CALLS)
 #else
 #include "sortbench_lean_points.h"
-#define SORTBENCH_OFF32_CALLS_OF_THIS_WIDTH(off32) SORTBENCH_KEYS_16(SORTBENCH_RADIX_SORT_OFF32_CALLS)
-SORTBENCH_LEAN_CUB_RADIX_OFF32_16(SORTBENCH_OFF32_CALLS_OF_THIS_WIDTH)
+SORTBENCH_LEAN_CUB_RADIX_OFF32_KEYS_16(SORTBENCH_RADIX_SORT_OFF32_CALLS)
 #endif
