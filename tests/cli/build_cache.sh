@@ -48,6 +48,10 @@ if "$bin" --version | grep -q "^build .*lean"; then
   grep -q "2 points: 0 compiled in, 1 cached, 0 compiled, 0 failed to compile, 0 pruned, 1 to compile" <<<"$out" ||
     fail "run --dry-run does not plan the library calls: $(grep on-demand <<<"$out")"
   grep -q "^dry run: 3 points: 3 to measure, 0 skipped" <<<"$out" || fail "run --dry-run: $(tail -n 1 <<<"$out")"
+  # best:merge resolves to the family's default point (no GPU: no best.json), whose 16-bit keys are built on demand.
+  out=$("$bin" run --variants 'best:merge' --key u16 --values none --n 2^20 --dist uniform --jit-cache lc --dry-run 2>&1)
+  grep -q "1 points: .* 1 to compile" <<<"$out" && grep -q "^dry run: 1 point: 1 to measure, 0 skipped" <<<"$out" ||
+    fail "run --dry-run of best:merge at u16 does not plan the merge default's key type: $out"
   out=$("$bin" list --plugin lc/*.so 2>&1) || fail "the host calls' unit does not load: $out"
   grep -q "^host.parallel_sort" <<<"$out" || fail "list with the host calls' unit: no host.parallel_sort"
 fi

@@ -1,7 +1,7 @@
 // Registers the merge sort of PMPP 13.7 (merge_sort.cuh) at its default point
 // (-DSORTBENCH_FULL_GRID: its curated points) and declares its family space:
 // any other point is built on demand.
-#include "merge/merge_sort.cuh"
+#include "merge/merge_default_calls.cuh"
 
 namespace sortbench::merge {
 namespace {
@@ -41,9 +41,27 @@ FamilySpace merge_path_family_space() {
 
 }  // namespace
 
-// The family's default point (configs' best:merge): 256 x 17 is the faster
-// curated point at 2^26 in results/h200/comparison.json.
-SORTBENCH_REGISTER_VARIANT(family_default_point(merge_sort_info<256, 17>()));
+// The family's default point (configs' best:merge): every key type compiled
+// in by the full grid; in the lean build from the key-type table, the 32- and
+// 64-bit key types compiled in and the 8- and 16-bit ones built on demand.
+#ifdef SORTBENCH_FULL_GRID
+SORTBENCH_REGISTER_VARIANT(family_default_point(merge_sort_info<kDefaultBlockThreads, kDefaultItemsPerThread>()));
+#else
+namespace {
+const library_calls::GroupDeclaration merge_default_calls(
+    {"merge_default_calls", "merge/merge_default_calls.cuh", "SORTBENCH_MERGE_DEFAULT_CALLS",
+     {merge_path_label(kDefaultBlockThreads, kDefaultItemsPerThread)}, {}});
+VariantInfo default_point_from_table() {
+  // Its own make, replaced by the table's, instantiates u32 alone: the table's u32 entry is the same code.
+  VariantInfo v = merge_sort_info<kDefaultBlockThreads, kDefaultItemsPerThread, KeyTypeSet<KeyType::u32>>();
+  v.key_types = {std::begin(kAllKeyTypes), std::end(kAllKeyTypes)};
+  return family_default_point(library_calls::made_from_table(std::move(v)));
+}
+}  // namespace
+SORTBENCH_REGISTER_VARIANT(default_point_from_table());
+SORTBENCH_KEYS_32(SORTBENCH_MERGE_DEFAULT_CALLS)
+SORTBENCH_KEYS_64(SORTBENCH_MERGE_DEFAULT_CALLS)
+#endif
 #ifdef SORTBENCH_FULL_GRID
 SORTBENCH_REGISTER_VARIANT(merge_sort_info<256, 11>());
 // 512 x 17 ran within 0.3 % of 256 x 17 on the H200 (results/h200/comparison.json)

@@ -174,6 +174,11 @@ std::vector<KeyType> key_types_of(KeyTypeSet<Ks...>) {
   return {Ks...};
 }
 
+inline std::string merge_path_label(int block_threads, int items_per_thread) {
+  return "merge.merge_path." + param_label({{"items_per_thread", "ipt", std::to_string(items_per_thread)},
+                                            {"block_threads", "tpb", std::to_string(block_threads)}});
+}
+
 // The variant at one point: the key types of KeySet (an on-demand point
 // builds those its sweep sorts), keys alone or with u32 or u64 values, both
 // orders, stable.
@@ -186,7 +191,7 @@ VariantInfo merge_sort_info() {
   VariantInfo v;
   v.params = {{"items_per_thread", "ipt", std::to_string(ItemsPerThread)},
               {"block_threads", "tpb", std::to_string(BlockThreads)}};
-  v.label = "merge.merge_path." + param_label(v.params);
+  v.label = merge_path_label(BlockThreads, ItemsPerThread);
   v.family = "merge";
   v.description = "block-sorted tiles, then merge passes split by co-rank (merge path); comparator OrderedLess/Greater";
   v.seed = "000 PMPP 13.7 Fig. 13.11 (co-rank merge of ch. 12)";

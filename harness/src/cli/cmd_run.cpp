@@ -247,6 +247,24 @@ void select_variants(Sweep& sw, const po::variables_map& vm) {
   sw.matched = reg.match(sw.globs);
 }
 
+// The key types of library calls best:FAMILY resolves to, per workload: each
+// family's default point until this GPU's best.json is loaded, its picks after.
+void plan_best_library_calls(Sweep& sw) {
+  if (sw.best_families.empty()) return;
+  for (const auto& w : sw.workloads)
+    for (const VariantInfo* v : tune::resolve_best_selectors(sw.best_families, w, sw.best_doc, Registry::instance())) {
+      PointTypes t;
+      t.keys = {w.key};
+      t.values = {w.value};
+      for (auto& p : on_demand::plan_library_calls({v}, t)) {
+        if (std::any_of(sw.planned.begin(), sw.planned.end(), [&](const on_demand::Planned& q) { return q.label == p.label; }))
+          continue;
+        on_demand::register_placeholders({p});
+        sw.planned.push_back(std::move(p));
+      }
+    }
+}
+
 // This shard's workloads, refused where the flags ask for what cannot be measured.
 void plan_workloads(Sweep& sw, const po::variables_map& vm, int world) {
   if (vm.count("shard")) {
@@ -286,6 +304,7 @@ Sweep plan_sweep(const po::variables_map& vm, int world) {
   on_demand::register_placeholders(calls);
   sw.planned.insert(sw.planned.end(), calls.begin(), calls.end());
   plan_workloads(sw, vm, world);
+  plan_best_library_calls(sw);
   for (const auto& path : check_key_files(sw.cfg, vm.count("dist") ? std::string("--dist") : sw.cfg.source))
     sw.inputs.push_back({path, "the key file"});
   if (vm.count("out")) files::check_output(vm["out"].as<std::string>(), "--out", sw.inputs);
@@ -296,14 +315,18 @@ Sweep plan_sweep(const po::variables_map& vm, int world) {
 // with the reason the report would record, and an estimate of the time.
 int dry_run(Sweep& sw) {
   std::size_t to_compile = 0;
+  // best:FAMILY's picks first: the library calls they name are planned too.
+  std::string no_gpu;
+  if (!sw.best_families.empty() && gpu_available(&no_gpu)) {
+    sw.load_best(device_model_slug(query_device(false).name));
+    plan_best_library_calls(sw);
+  }
   if (!sw.planned.empty()) {
     const on_demand::Summary od = on_demand::dry_plan(sw.planned, sw.types, sw.jit);
     std::cerr << "sortbench: " << od.line() << "\n";
     to_compile = od.count("to_compile");
   }
   if (!sw.best_families.empty()) {
-    std::string no_gpu;
-    if (gpu_available(&no_gpu)) sw.load_best(device_model_slug(query_device(false).name));
     std::cerr << "sortbench: best:FAMILY: "
               << (!no_gpu.empty()          ? std::string("each family's default point (no GPU: its model, and so its best.json, is unknown)")
                   : sw.best_doc.is_null() ? "each family's default point (" + sw.best_path + ": none for this GPU)"
@@ -333,6 +356,11 @@ int dry_run(Sweep& sw) {
 // On-demand points, built before a worker starts (it loads them too); the
 // report's context.on_demand, or null where there are none.
 json build_on_demand_points(Sweep& sw, bool fake) {
+  if (!sw.best_families.empty() && !fake) {
+    require_gpu();
+    sw.load_best(device_model_slug(query_device(false).name));
+    plan_best_library_calls(sw);
+  }
   if (sw.planned.empty()) return nullptr;
   if (!fake) require_gpu();
   const SmLimits sm = fake ? sm90_limits() : device_sm_limits();
