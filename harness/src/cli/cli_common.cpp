@@ -329,8 +329,8 @@ std::string build_facts_text() {
      << "commit         " << b.git_commit << (b.git_dirty ? " (dirty: uncommitted changes)" : "") << "\n"
      << "build          " << b.build_type << ", "
      << (b.full_grid ? "full grid (every curated parameter point and library call compiled in)"
-                     : "lean (family defaults, the committed best.json picks and CUB's radix sort; other points, "
-                       "CUB's merge sort, Thrust's comparator sort and the host sorts per key type on demand; "
+                     : "lean (family defaults, the committed best.json picks, CUB's radix sort at every key type; "
+                       "other points, and the key types of library calls it lacks, built on demand; "
                        "-DSORTBENCH_FULL_GRID=ON compiles all in)")
      << "\n"
      << "CUDA           architectures " << b.cuda_architectures << ", runtime " << CUDART_VERSION / 1000 << "."
