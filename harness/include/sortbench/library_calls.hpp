@@ -6,6 +6,8 @@
 // static initializers: those of the translation units compiled into the
 // binary, and those of the units a run builds on demand
 // (sortbench/on_demand.hpp) for the key types it sweeps and the binary lacks.
+// A family of ours can use it too: the merge family's default point
+// (variants/merge/merge_default_calls.cuh) builds its 8- and 16-bit keys so.
 //
 // A group is what one header instantiates for one key type: `macro(Key)`,
 // defined in `header` (under the variants' include folder), adds every call of
