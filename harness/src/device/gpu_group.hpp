@@ -3,7 +3,7 @@
 // (one process driving them all, or one process per GPU bootstrapped from an
 // id file), gathers across every rank on the host, and the group clock, from
 // the first GPU's start to the last GPU's finish. DistributedRunner measures
-// over it; link_measurement.cu times the link with it.
+// over it; link_measurement.cpp times the link with it.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Times the link between the GPUs of a group (link_measurement.cu): what a
+// Times the link between the GPUs of a group (link_measurement.cpp): what a
 // distributed point's exchange is set beside in its report.
 #pragma once
 
