@@ -119,3 +119,16 @@ TEST(LibraryCalls, ADryRunMarksItsUnitsPending) {
   EXPECT_EQ(library_calls::missing("libtest.a", KeyType::bf16), "");
   EXPECT_EQ(library_calls::missing("libtest.b", KeyType::bf16), "");
 }
+
+TEST(LibraryCalls, AVariantMadeFromTheTableSkipsAKeyTypeNotLoadedAndMakesALoadedOne) {
+  sortbench_add_library_call_v2("libtest.b", int(KeyType::u64), &count_make);
+  const VariantInfo v = library_calls::made_from_table(variant("libtest.b", {KeyType::u64, KeyType::i8}));
+  ASSERT_TRUE(v.unsupported && v.make);
+  EXPECT_EQ(v.unsupported(problem(KeyType::u64)), "");
+  EXPECT_EQ(v.skip_reason(problem(KeyType::u64)), "");
+  EXPECT_NE(v.skip_reason(problem(KeyType::i8)).find("built on demand"), std::string::npos);
+  made = 0;
+  v.make(problem(KeyType::u64));
+  EXPECT_EQ(made, 1);
+  EXPECT_THROW(v.make(problem(KeyType::i8)), std::runtime_error);
+}
