@@ -3,6 +3,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -14,7 +15,7 @@ struct Table {
   std::vector<LibraryCallGroup> groups;
   std::map<std::pair<std::string, KeyType>, InstanceFactory> calls;
   std::map<std::pair<std::string, KeyType>, std::string> failed;  // by group
-  std::map<std::pair<std::string, KeyType>, bool> pending;        // by group
+  std::set<std::pair<std::string, KeyType>> pending;              // by group
 };
 
 // Function-local: static initializers of any translation unit may run first.
@@ -88,7 +89,7 @@ VariantInfo made_from_table(VariantInfo v) {
 void mark_pending(const std::string& group, KeyType k) {
   Table& t = table();
   std::lock_guard<std::mutex> lock(t.mu);
-  t.pending[{group, k}] = true;
+  t.pending.insert({group, k});
 }
 
 void mark_failed(const std::string& group, KeyType k, const std::string& reason) {

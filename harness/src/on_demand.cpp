@@ -428,6 +428,15 @@ std::vector<Planned> plan_library_calls(const std::vector<const VariantInfo*>& v
   return out;
 }
 
+void add_library_calls(const std::vector<const VariantInfo*>& variants, const PointTypes& types,
+                       std::vector<Planned>& planned) {
+  for (auto& p : plan_library_calls(variants, types)) {
+    if (std::any_of(planned.begin(), planned.end(), [&](const Planned& q) { return q.label == p.label; })) continue;
+    register_placeholders({p});
+    planned.push_back(std::move(p));
+  }
+}
+
 std::size_t Summary::count(const std::string& status) const {
   return std::size_t(std::count_if(points.begin(), points.end(), [&](const Outcome& o) { return o.status == status; }));
 }

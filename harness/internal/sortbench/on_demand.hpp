@@ -81,6 +81,10 @@ std::vector<Planned> plan_labels(const std::vector<std::string>& labels, const P
 // The library calls the variants need for the key types and the binary (and
 // what is loaded) lacks: one unit per group and key type ("merge_sort_calls.u16").
 std::vector<Planned> plan_library_calls(const std::vector<const VariantInfo*>& variants, const PointTypes& types);
+// plan_library_calls' units that `planned` lacks, appended to it and marked
+// pending (register_placeholders), so a dry run plans their points to measure.
+void add_library_calls(const std::vector<const VariantInfo*>& variants, const PointTypes& types,
+                       std::vector<Planned>& planned);
 
 // What happened to each planned point, and the totals, for reports.
 struct Outcome {

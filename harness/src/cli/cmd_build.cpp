@@ -92,8 +92,7 @@ int cmd_build(const std::vector<std::string>& args, const std::string&) {
     types = on_demand::point_types(cfg);
     planned = plan_of_patterns(cfg.variants, types, limits,
                                vm.count("variants") ? std::string("--variants") : cfg.source + ": $.variants");
-    for (auto& p : on_demand::plan_library_calls(Registry::instance().match(cfg.variants), types))
-      planned.push_back(std::move(p));
+    on_demand::add_library_calls(Registry::instance().match(cfg.variants), types, planned);
   }
   if (planned.empty()) {
     std::cout << "sortbench build: no on-demand point selected (every label and library call is compiled in or names "

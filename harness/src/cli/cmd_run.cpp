@@ -153,10 +153,14 @@ struct Sweep {
   std::vector<Workload> workloads;
   // best:FAMILY picks from this GPU's best.json: known once the GPU is.
   json best_doc;
-  std::string best_path;
+  std::string best_path, best_model;
 
+  // Once a model: build_on_demand_points reads it before the sweep does.
   void load_best(const std::string& model) {
-    best_path = sortbench::detail::best_json_path("", model);
+    const std::string path = sortbench::detail::best_json_path("", model);
+    if (path == best_path && model == best_model) return;
+    best_path = path;
+    best_model = model;
     best_doc = tune::read_best_json(best_path, model);
   }
   // A single-GPU variant runs once per workload and GPU, however many
@@ -256,12 +260,7 @@ void plan_best_library_calls(Sweep& sw) {
       PointTypes t;
       t.keys = {w.key};
       t.values = {w.value};
-      for (auto& p : on_demand::plan_library_calls({v}, t)) {
-        if (std::any_of(sw.planned.begin(), sw.planned.end(), [&](const on_demand::Planned& q) { return q.label == p.label; }))
-          continue;
-        on_demand::register_placeholders({p});
-        sw.planned.push_back(std::move(p));
-      }
+      on_demand::add_library_calls({v}, t, sw.planned);
     }
 }
 
@@ -300,9 +299,7 @@ Sweep plan_sweep(const po::variables_map& vm, int world) {
   on_demand::register_placeholders(sw.planned);
   select_variants(sw, vm);
   // The key types of library calls the binary lacks are built on demand too.
-  std::vector<on_demand::Planned> calls = on_demand::plan_library_calls(sw.matched, sw.types);
-  on_demand::register_placeholders(calls);
-  sw.planned.insert(sw.planned.end(), calls.begin(), calls.end());
+  on_demand::add_library_calls(sw.matched, sw.types, sw.planned);
   plan_workloads(sw, vm, world);
   plan_best_library_calls(sw);
   for (const auto& path : check_key_files(sw.cfg, vm.count("dist") ? std::string("--dist") : sw.cfg.source))

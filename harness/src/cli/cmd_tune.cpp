@@ -287,9 +287,7 @@ void select_points(TunePlan& t, const po::variables_map& vm) {
   // The key types of library calls (variants or baselines) the binary lacks are built on demand too.
   std::vector<const VariantInfo*> calls = t.variants;
   for (const auto& label : resolve_baselines(space.sweep.baselines, reg)) calls.push_back(reg.find(label));
-  std::vector<on_demand::Planned> units = on_demand::plan_library_calls(calls, t.types);
-  on_demand::register_placeholders(units);
-  t.planned.insert(t.planned.end(), units.begin(), units.end());
+  on_demand::add_library_calls(calls, t.types, t.planned);
 }
 
 // --shard and --devices: points are dealt by a hash of their label, so more
