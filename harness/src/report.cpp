@@ -119,6 +119,7 @@ json result_to_json(const PointResult& r) {
   if (!r.part_sizes.empty()) j["part_sizes"] = r.part_sizes;
   if (!r.local_sort.empty()) j["local_sort"] = r.local_sort;
   if (!r.input_class.empty()) j["input_class"] = r.input_class;
+  if (r.sample_us >= 0) j["sample_us"] = r.sample_us;
   if (!r.dispatch.empty()) j["dispatch"] = r.dispatch;
   if (r.status == Status::ok) {
     const EnergyResult& e = r.energy;
@@ -223,6 +224,7 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
     r.input_class = j["input_class"].string();
     if (!parse_input_class(r.input_class)) j["input_class"].fail("spread, skewed, presorted or narrow");
   }
+  if (j.has("sample_us")) r.sample_us = j["sample_us"].non_negative();
   if (j.has("dispatch")) r.dispatch = j["dispatch"].string();
   if (j.has("energy")) {  // schema version 3
     const JsonAt e = j["energy"];

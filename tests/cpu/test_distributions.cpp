@@ -385,6 +385,49 @@ TEST(TuneByClass, APickPerClassAndNoneThatLosesInItsClass) {
   EXPECT_EQ(lib["entries"][0]["ours"], "fake.a");  // best:FAMILY still names the best of ours
 }
 
+// The class picks gain less than the sample that tells the classes apart
+// costs: one pick for every input, so that dispatch.sort does not sample.
+TEST(TuneByClass, OnePickWhereTheSampleCostsMoreThanTheClassPicksGain) {
+  tune::register_fake_variants();
+  const tune::Space s = tune::parse_space(R"({"name": "cls", "variants": ["fake.radix.rb6.*"],
+    "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^20"], "distributions": ["uniform", "sorted", "zipf"]}]})",
+                                          "cls.json");
+  const std::map<std::string, std::string> cls = {{"uniform", "spread"}, {"sorted", "presorted"}, {"zipf", "skewed"}};
+  // fake.b is the presorted pick (0.9 against 0.95); fake.a the pick over all.
+  const std::map<std::string, std::map<std::string, double>> ms = {
+      {"cub.radix_sort.off32", {{"uniform", 1.0}, {"sorted", 1.0}, {"zipf", 1.0}}},
+      {"fake.a", {{"uniform", 0.5}, {"sorted", 0.95}, {"zipf", 0.7}}},
+      {"fake.b", {{"uniform", 0.8}, {"sorted", 0.9}, {"zipf", 0.9}}}};
+  auto tuned = [&](double sample_us) {
+    std::vector<PointResult> results;
+    for (const auto& [label, by_dist] : ms)
+      for (const auto& [d, t] : by_dist) {
+        results.push_back(measured(label, d, cls.at(d), t));
+        results.back().sample_us = sample_us;
+      }
+    compute_speedups(results, s.baseline_labels);
+    return tune::best_json(results, s, {{"model", "fake-gpu"}}, {});
+  };
+  // A free sample: the class picks (geomean 1.48x against 1.44x).
+  const json free_sample = tuned(0);
+  ASSERT_EQ(free_sample["entries"].size(), 3u) << free_sample["entries"].dump();
+  for (const auto& e : free_sample["entries"]) EXPECT_TRUE(e.contains("class"));
+  // 50 us a sort: 1.37x with the class picks, 1.44x with one.
+  const json costly = tuned(50);
+  ASSERT_EQ(costly["entries"].size(), 1u) << costly["entries"].dump();
+  const json& e = costly["entries"][0];
+  EXPECT_FALSE(e.contains("class"));
+  EXPECT_EQ(e["variant"], "fake.a");
+  ASSERT_EQ(e["one_pick"].size(), 1u);
+  EXPECT_EQ(e["one_pick"][0]["n"], 1 << 20);
+  EXPECT_NEAR(e["one_pick"][0]["sample_us_mean"].get<double>(), 50.0, 1e-9);
+  EXPECT_NEAR(e["one_pick"][0]["one_pick_geomean"].get<double>(), std::cbrt(2.0 / 0.95 / 0.7), 1e-9);
+  EXPECT_NEAR(e["one_pick"][0]["class_picks_geomean"].get<double>(), std::cbrt(1 / 0.55 / 0.95 / 0.75), 1e-9);
+  EXPECT_EQ(tune::select_best(costly, KeyType::u32, ValueType::none, Order::ascending, 1 << 20, InputClass::presorted)
+                .variant,
+            "fake.a");
+}
+
 TEST(TuneByClass, ABaseKeepsWhatTheTuneDidNotMeasure) {
   const json base = {{"entries",
                       {{{"key", "u32"}, {"value", "none"}, {"order", "ascending"}, {"n_min", 1024}, {"n_max", 1 << 30},

@@ -132,6 +132,9 @@ struct PointResult {
   // The workload's class as a dispatch sees it (sortbench/input_class.hpp),
   // from the pristine input; empty where not sampled (distributed points).
   std::string input_class;
+  // What dispatch.sort's look at these keys adds to a sort, in microseconds
+  // (Runner's sample_cost_us); negative where not measured.
+  double sample_us = -1;
   // What a variant that picks its path at run time (dispatch.sort,
   // radix.two_digit_msd_local_lsd) ran on its last timed run, and why.
   std::string dispatch;

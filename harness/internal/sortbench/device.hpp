@@ -132,6 +132,7 @@ class Runner {
   // One sort's energy after the timed samples (sortbench/energy.hpp), or why there is none.
   EnergyResult measure_energy(const VariantInfo& v, Instance& inst, const Buffers& b, void* temp,
                               std::size_t temp_bytes, const std::function<void()>& restore, double sort_ms);
+  double sample_cost_us();
   struct State;
   std::unique_ptr<State> st_;
   std::string lost_;

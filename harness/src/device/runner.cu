@@ -36,6 +36,10 @@ __global__ void sm_clock_probe(unsigned long long* out) {
   out[1] = t1 - t0;
 }
 
+// The first launch of a sort, timed after the dispatch's sample or alone
+// (sample_cost_us).
+__global__ void first_launch_of_sort() {}
+
 // Operations of an energy window: a batch long enough (kEnergyBatchMs) that
 // the host's launches keep the GPU busy between them.
 constexpr double kEnergyBatchMs = 5;
@@ -78,6 +82,7 @@ struct Runner::State {
   std::vector<char> host_pristine_values, host_values_in, host_values_out;
   bool host_copy_ready = false;
   std::string input_class;  // the prepared workload's (classify_keys)
+  double sample_us = -1;    // the prepared workload's (sample_cost_us)
   energy::Counter counter;  // this GPU's (info.energy_missing says why it cannot be read)
   // One input restore's energy on the prepared workload, measured once; why not where it failed.
   double restore_joules = -1;
@@ -150,12 +155,47 @@ std::string Runner::prepare(const Workload& w) {
     fill_index_values(s.pristine_values.p, w.value, w.n, s.stream);
     cuda_check(cudaStreamSynchronize(s.stream), "workload generation");
     s.input_class = to_string(classify_keys(w.key, s.pristine_keys.p, w.n, s.stream).cls);
+    s.sample_us = sample_cost_us();
   } catch (const CudaError&) {
     throw;
   } catch (const std::exception& e) {
     return s.workload_skip = e.what();
   }
   return {};
+}
+
+// What dispatch.sort's look at the keys (dispatch_sort.cpp) adds to a sort
+// of the prepared workload: its kernel, the host's wait for the counts in
+// mapped memory and the sort's first launch after that, against the first
+// launch alone. Each from a flushed L2, between two events; the difference
+// of the medians of kSampleCostRuns each. The tune weighs it (docs/tune.md,
+// "Input classes").
+double Runner::sample_cost_us() {
+  State& s = *st_;
+  if (s.w.n < 2) return 0;
+  constexpr int kSampleCostRuns = 15;
+  MappedSampleCounts counts;
+  auto median_us = [&](bool sampled) {
+    std::vector<double> us;
+    for (int i = 0; i < kSampleCostRuns; ++i) {
+      cuda_check(cudaMemsetAsync(s.flush.p, i & 0xff, s.flush.bytes, s.stream), "L2 flush");
+      cuda_check(cudaEventRecord(s.start, s.stream), "event");
+      if (sampled) {
+        count_sample(s.w.key, s.pristine_keys.p, s.w.n, counts, s.stream);
+        wait_for_sample(s.w.key, s.w.n, counts.p, s.stream);
+      }
+      first_launch_of_sort<<<1, 32, 0, s.stream>>>();
+      cuda_check(cudaGetLastError(), "sample cost: first launch");
+      cuda_check(cudaEventRecord(s.stop, s.stream), "event");
+      cuda_check(cudaEventSynchronize(s.stop), "sample cost");
+      float ms = 0;
+      cuda_check(cudaEventElapsedTime(&ms, s.start, s.stop), "sample cost");
+      us.push_back(1e3 * double(ms));
+    }
+    std::nth_element(us.begin(), us.begin() + kSampleCostRuns / 2, us.end());
+    return us[kSampleCostRuns / 2];
+  };
+  return std::max(0.0, median_us(true) - median_us(false));
 }
 
 PointResult Runner::measure(const VariantInfo& v) {
@@ -165,6 +205,7 @@ PointResult Runner::measure(const VariantInfo& v) {
   PointResult r = result_for(v, s.w, p);
   r.cold_l2 = s.m.cold_l2 && !v.host;
   r.input_class = s.input_class;
+  r.sample_us = s.sample_us;
 
   auto skip = [&](const std::string& why) {
     r.status = Status::skipped;

@@ -306,11 +306,65 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
   // The input class of each workload, as the runner's sample saw it (any
   // result of the workload has it; results of older builds have none).
   std::map<std::string, std::string> class_of;
-  for (const auto& r : results)
+  std::map<std::string, double> sample_us_of;  // what dispatch.sort's sample of the workload costs
+  for (const auto& r : results) {
     if (!r.input_class.empty()) class_of.emplace(r.workload_key(), r.input_class);
+    if (r.sample_us >= 0) sample_us_of.emplace(r.workload_key(), r.sample_us);
+  }
   auto workload_class = [&](const Workload& w) {
     const auto it = class_of.find(blank_result("", {}, "", w).workload_key());
     return it == class_of.end() ? std::string() : it->second;
+  };
+  auto sample_ms = [&](const Workload& w) {
+    const auto it = sample_us_of.find(blank_result("", {}, "", w).workload_key());
+    return it == sample_us_of.end() ? 0.0 : it->second * 1e-3;
+  };
+  auto decided = [](const Pick& p) { return !p.library.empty() || !p.ours.empty(); };
+  // Whether one pick for every input of these workloads (one size) beats
+  // the class picks once each sort pays the sample that tells the classes
+  // apart (docs/tune.md, "Input classes"): by the geometric mean of the
+  // speedups over the fastest baseline of each workload, by time only.
+  // With the evidence: the two geometric means and the mean sample cost.
+  struct OnePick {
+    bool pays = false;
+    json evidence;
+  };
+  auto one_pick_pays = [&](const std::vector<const Workload*>& ws, const std::vector<std::string>& classes,
+                           std::size_t n_min) {
+    OnePick out;
+    if (space.score.objective != Objective::time || ws.empty()) return out;
+    const Pick all = pick(ws, n_min, space.score);
+    if (!decided(all)) return out;
+    std::map<std::string, std::string> winner;  // per class
+    for (const std::string& c : classes) {
+      std::vector<const Workload*> in;
+      for (const Workload* w : ws)
+        if (workload_class(*w) == c) in.push_back(w);
+      if (in.empty()) continue;
+      const Pick pc = pick(in, n_min, space.score);
+      if (!decided(pc)) return out;
+      winner[c] = pc.winner();
+    }
+    bool differ = false;
+    for (const auto& [c, label] : winner) differ |= label != winner.begin()->second;
+    if (!differ) return out;  // the classes agree: nothing is sampled
+    double log_classed = 0, log_one = 0, sample_sum = 0;
+    for (const Workload* w : ws) {
+      const PointResult* b = best_baseline(*w, space.score);
+      const PointResult* mine = result_of(winner[workload_class(*w)], *w);
+      const PointResult* one = result_of(all.winner(), *w);
+      if (!b || !mine || !one || mine->status != Status::ok || one->status != Status::ok) return out;
+      const double base = b->time_ms.median;
+      log_classed += std::log(base / (mine->time_ms.median + sample_ms(*w)));
+      log_one += std::log(base / one->time_ms.median);
+      sample_sum += sample_ms(*w) * 1e3;
+    }
+    const double k = double(ws.size());
+    out.pays = log_one >= log_classed;
+    out.evidence = {{"one_pick_geomean", std::exp(log_one / k)},
+                    {"class_picks_geomean", std::exp(log_classed / k)},
+                    {"sample_us_mean", sample_sum / k}};
+    return out;
   };
 
   std::vector<Group> groups = plan_groups(space, {}, nullptr);
@@ -327,16 +381,46 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
       if (const std::string c = workload_class(w);
           !c.empty() && std::find(classes.begin(), classes.end(), c) == classes.end())
         classes.push_back(c);
+    // Sizes where one pick for every input pays better than the class
+    // picks and their sample get entries without a class.
+    std::map<std::size_t, json> one_pick_sizes;
+    if (classes.size() >= 2)
+      for (std::size_t n : sizes) {
+        std::vector<const Workload*> ws;
+        for (const auto& w : g.workloads)
+          if (w.n == n) ws.push_back(&w);
+        if (OnePick o = one_pick_pays(ws, classes, n_min); o.pays) one_pick_sizes.emplace(n, o.evidence);
+      }
     if (classes.size() < 2) classes = {""};
+    else if (!one_pick_sizes.empty()) classes.push_back("");
     for (const std::string& cls : classes) {
+      // This entry set's sizes: all of them, or those of the class picks, or those of one pick.
+      const bool classed = classes.size() >= 2;
+      std::vector<std::size_t> cls_sizes;
+      for (std::size_t n : sizes)
+        if (!classed || (one_pick_sizes.count(n) != 0) == cls.empty()) cls_sizes.push_back(n);
       auto between = [&](std::size_t lo, std::size_t hi) {
         std::vector<const Workload*> ws;
         for (const auto& w : g.workloads)
-          if (w.n >= lo && w.n <= hi && (cls.empty() || workload_class(w) == cls)) ws.push_back(&w);
+          if (w.n >= lo && w.n <= hi && (cls.empty() || workload_class(w) == cls) &&
+              std::binary_search(cls_sizes.begin(), cls_sizes.end(), w.n))
+            ws.push_back(&w);
         return ws;
       };
       auto tagged = [&](json e, std::size_t lo, std::size_t hi) {
-        if (cls.empty()) return e;
+        if (cls.empty()) {
+          if (classed) {
+            json why = json::array();
+            for (const auto& [n, ev] : one_pick_sizes)
+              if (n >= lo && n <= hi) {
+                json at = ev;
+                at["n"] = n;
+                why.push_back(at);
+              }
+            e["one_pick"] = why;
+          }
+          return e;
+        }
         e["class"] = cls;
         std::vector<std::string> names;
         for (const Workload* w : between(lo, hi))
@@ -344,23 +428,22 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
         e["distributions"] = names;
         return e;
       };
-      auto decided = [](const Pick& p) { return !p.library.empty() || !p.ours.empty(); };
       // Per size, then adjacent sizes with the same winner merged into a range.
       std::size_t i = 0;
-      while (i < sizes.size()) {
-        const Pick first = pick(between(sizes[i], sizes[i]), n_min, space.score);
+      while (i < cls_sizes.size()) {
+        const Pick first = pick(between(cls_sizes[i], cls_sizes[i]), n_min, space.score);
         if (!decided(first)) {
           ++i;
           continue;
         }
         const std::string winner = first.winner();
         std::size_t j = i + 1;
-        while (j < sizes.size()) {
-          const Pick next = pick(between(sizes[j], sizes[j]), n_min, space.score);
+        while (j < cls_sizes.size()) {
+          const Pick next = pick(between(cls_sizes[j], cls_sizes[j]), n_min, space.score);
           if (!decided(next) || next.winner() != winner) break;
           ++j;
         }
-        Pick range = pick(between(sizes[i], sizes[j - 1]), n_min, space.score);
+        Pick range = pick(between(cls_sizes[i], cls_sizes[j - 1]), n_min, space.score);
         // Over the whole range the winner can differ only by noise ties; keep the per-size winner.
         if (range.winner() != winner) {
           const auto it = std::find_if(range.ours.begin(), range.ours.end(),
@@ -372,14 +455,14 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
             range = first;
           }
         }
-        entries.push_back(tagged(entry(g, range, sizes[i], sizes[j - 1], between(sizes[i], sizes[j - 1]), n_min), sizes[i], sizes[j - 1]));
+        const std::size_t lo = cls_sizes[i], hi = cls_sizes[j - 1];
+        entries.push_back(tagged(entry(g, range, lo, hi, between(lo, hi), n_min), lo, hi));
         i = j;
       }
-      if (!sizes.empty()) {
-        const Pick all = pick(between(sizes.front(), sizes.back()), n_min, space.score);
-        if (decided(all))
-          picks.push_back(tagged(entry(g, all, sizes.front(), sizes.back(), between(sizes.front(), sizes.back()), n_min),
-                                 sizes.front(), sizes.back()));
+      if (!cls_sizes.empty()) {
+        const std::size_t lo = cls_sizes.front(), hi = cls_sizes.back();
+        const Pick all = pick(between(lo, hi), n_min, space.score);
+        if (decided(all)) picks.push_back(tagged(entry(g, all, lo, hi, between(lo, hi), n_min), lo, hi));
       }
     }
   }
