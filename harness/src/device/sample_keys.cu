@@ -18,6 +18,17 @@ __global__ void __launch_bounds__(kCountThreads)
   __shared__ unsigned seen[(1u << kTopBits) / 32 + 1];
   __shared__ unsigned up, down, distinct;
   __shared__ unsigned long long all_and, all_or;
+  // Every load of the thread is issued before the first is used: one trip
+  // to DRAM a sample, not one a pair, and it overlaps clearing the counters.
+  constexpr unsigned kPerThread = unsigned(kClassSamplePairs / kCountThreads);
+  static_assert(kClassSamplePairs % kCountThreads == 0, "whole pairs a thread");
+  T first[kPerThread], second[kPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kPerThread; ++k) {
+    const std::size_t i = sample_position(threadIdx.x + k * kCountThreads, n);
+    first[k] = keys[i];
+    second[k] = keys[i + 1];
+  }
   for (unsigned i = threadIdx.x; i < sizeof(seen) / 4; i += kCountThreads) seen[i] = 0;
   if (threadIdx.x == 0) {
     up = down = distinct = 0;
@@ -27,9 +38,9 @@ __global__ void __launch_bounds__(kCountThreads)
   __syncthreads();
   unsigned u = 0, d = 0, fresh = 0;
   unsigned long long a_and = ~0ull, a_or = 0;
-  for (std::size_t j = threadIdx.x; j < kClassSamplePairs; j += kCountThreads) {
-    const std::size_t i = sample_position(j, n);
-    const auto a = KeyTraits<T>::ordered(keys[i]), b = KeyTraits<T>::ordered(keys[i + 1]);
+#pragma unroll
+  for (unsigned k = 0; k < kPerThread; ++k) {
+    const auto a = KeyTraits<T>::ordered(first[k]), b = KeyTraits<T>::ordered(second[k]);
     u += a < b;
     d += b < a;
     const unsigned top = unsigned(std::uint64_t(a) >> (kBits - kTopBits)), bit = 1u << (top & 31);

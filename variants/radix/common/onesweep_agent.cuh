@@ -110,12 +110,9 @@ __device__ __forceinline__ void scan_digit_counts(const unsigned long long (&c)[
 }
 
 // Block p turns pass p's digit counts into first output positions, in place.
-// With `constant` (skip_constant_digits, one portion of n keys) it also
-// writes whether one digit holds all n keys: pass p would leave them in place.
 constexpr int kBinScanThreads = 256;
 template <int RadixBits>
-__global__ void __launch_bounds__(kBinScanThreads)
-    bin_scan_kernel(unsigned long long* hist, unsigned pass_stride, unsigned* constant, unsigned long long n) {
+__global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long long* hist, unsigned pass_stride) {
   __shared__ BlockScanShfl<kBinScanThreads, unsigned long long>::Storage s;
   common::chain_wait();
   common::chain_release();
@@ -123,32 +120,8 @@ __global__ void __launch_bounds__(kBinScanThreads)
   unsigned long long* h = hist + std::size_t(blockIdx.x) * pass_stride;
   unsigned long long c[kPer];
   load_digit_counts<kBins>(h, c);
-  if (constant) {
-    bool whole = false;
-#pragma unroll
-    for (int k = 0; k < kPer; ++k) whole |= c[k] == n;
-    whole = __syncthreads_or(whole);
-    if (threadIdx.x == 0) constant[blockIdx.x] = whole;
-  }
   scan_digit_counts<kBins, kBinScanThreads>(c, h, s);
 }
-
-// skip_constant_digits decided on the device, so the host launches every
-// pass without waiting for the histogram: a pass whose digit
-// bin_scan_kernel marked constant exits, and each other pass takes its
-// buffers and key code from its place among the passes that run. Where every
-// digit is constant the last pass runs (a stable pass over one digit keeps
-// the order, and it writes the output). `constant` null: every pass runs as
-// launched.
-template <class Bits, class V>
-struct ConstantDigitSkip {
-  const unsigned* constant = nullptr;
-  Bits* keys[3] = {};  // in, out, alt
-  V* values[3] = {};
-  KeyMap<Bits> map{};
-  int first_pass = 0, passes = 0;
-  bool const_input = false;
-};
 
 // Look-back for digit b of a tile: the sum of its predecessors' counts back to
 // the first inclusive prefix, which it then publishes as its own inclusive
@@ -418,30 +391,12 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
                 V* __restrict__ values_out, unsigned n, PassKeyCode<Bits> code, int shift,
                 const unsigned long long* __restrict__ bin_start, unsigned long long* __restrict__ next_start,
-                unsigned* status, unsigned* tile_counter, ConstantDigitSkip<Bits, V> skip) {
+                unsigned* status, unsigned* tile_counter) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
   for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.warp_offset[0][0])[i] = 0;
   common::chain_wait();
   common::chain_release();
-  if (skip.constant) {
-    unsigned long long runs = 0;
-    for (int q = skip.first_pass; q < skip.passes; ++q)
-      if (!skip.constant[q]) runs |= 1ull << q;
-    if (!runs) runs = 1ull << (skip.passes - 1);
-    const int pass = shift / P::kRadixBits;
-    if (!((runs >> pass) & 1)) return;
-    const int j = __popcll(runs & ((1ull << pass) - 1)), chain = __popcll(runs);
-    const auto k = skip.const_input ? kept_input_io(j, chain, skip.keys[0], skip.keys[1], skip.keys[2])
-                                    : pass_io(j, chain, skip.keys[0], skip.keys[1], skip.keys[2]);
-    const auto v = skip.const_input ? kept_input_io(j, chain, skip.values[0], skip.values[1], skip.values[2])
-                                    : pass_io(j, chain, skip.values[0], skip.values[1], skip.values[2]);
-    keys_in = k.src;
-    keys_out = k.dst;
-    values_in = v.src;
-    values_out = v.dst;
-    code = PassKeyCode<Bits>::of_pass(skip.map, pass, __ffsll(runs) - 1, 63 - __clzll(runs));
-  }
   if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
   __syncthreads();
   // Tiles are numbered in the order they start, so every tile this one waits
@@ -615,6 +570,33 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   }
 }
 
+}  // namespace onesweep_detail
+
+namespace onesweep_detail {
+// skip_constant_digits: per pass, whether one digit holds all n keys (the
+// pass would leave them where they are), as bits of answer[0..1] in mapped
+// host memory, then answer[2] = 1. A warp per pass.
+template <int Bins>
+__global__ void __launch_bounds__(1024) constant_digits_kernel(const unsigned long long* __restrict__ counts,
+                                                               unsigned pass_stride, int passes,
+                                                               unsigned long long n, std::uint32_t* answer) {
+  __shared__ unsigned long long mask;
+  if (threadIdx.x == 0) mask = 0;
+  __syncthreads();
+  const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
+  for (int pass = warp; pass < passes; pass += int(blockDim.x / 32)) {
+    bool whole = false;
+    for (int d = lane; d < Bins; d += 32) whole |= counts[std::size_t(pass) * pass_stride + d] == n;
+    if (__any_sync(~0u, whole) && lane == 0) atomicOr(&mask, 1ull << pass);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    answer[0] = std::uint32_t(mask);
+    answer[1] = std::uint32_t(mask >> 32);
+    __threadfence_system();
+    *reinterpret_cast<volatile std::uint32_t*>(&answer[2]) = 1;
+  }
+}
 }  // namespace onesweep_detail
 
 }  // namespace sortbench::radix

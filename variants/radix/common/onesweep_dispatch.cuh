@@ -9,6 +9,7 @@
 #include "common/chained_launch.cuh"
 #include "onesweep_agent.cuh"
 #include "onesweep_policy.cuh"
+#include "sortbench/device/mapped_flag.hpp"
 
 namespace sortbench::radix {
 
@@ -50,7 +51,6 @@ class OnesweepInstance final : public Instance {
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
     alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
     fits_off_ = layout_.add(TopDigitFirst ? sizeof(unsigned) : 0);
-    constant_off_ = layout_.add(skip_constant_digits_ ? passes_ * sizeof(unsigned) : 0);
     // One block that a single memset clears: per pass the digit counts, which
     // become the first output positions of portion 0, and those of the
     // portions after it (64-bit); a tile counter per pass and portion; the
@@ -82,7 +82,13 @@ class OnesweepInstance final : public Instance {
       hist_blocks_per_sm_ = std::max(1, per_sm);
     }
     chained_ = common::chained_launch_supported();
+    if (skip_constant_digits_) {
+      cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&constant_host_), 3 * sizeof(std::uint32_t), cudaHostAllocMapped),
+                 "radix.onesweep: mapped answer");
+      constant_dev_ = mapped_device_pointer(constant_host_, "radix.onesweep: mapped answer");
+    }
   }
+  ~OnesweepInstance() override { cudaFreeHost(constant_host_); }
   OnesweepInstance(const OnesweepInstance&) = delete;
   OnesweepInstance& operator=(const OnesweepInstance&) = delete;
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
@@ -170,21 +176,35 @@ class OnesweepInstance final : public Instance {
                                         starts_stride(), first_pass_),
                  "radix.onesweep: histogram");
     }
-    // skip_constant_digits_ (one portion): the digit scan marks the passes
-    // whose digit is the same for all n keys, and those passes exit on the
-    // device (ConstantDigitSkip): no answer to wait for, so every kernel
-    // stays chained behind the one before it.
+    // The passes to run: all of them, or (skip_constant_digits_, one
+    // portion) those whose digit is not the same for every key: a pass whose
+    // digit has one value for all n keys would leave them in place. The
+    // histogram's counts say which (one small kernel, its answer waited for
+    // in mapped host memory, sortbench/device/mapped_flag.hpp).
+    std::vector<int> run_passes;
+    for (int pass = first_pass_; pass < passes_; ++pass) run_passes.push_back(pass);
     const bool skip = skip_constant_digits_ && portions_ == 1;
-    unsigned* constant = skip ? temp_at<unsigned>(temp, constant_off_) : nullptr;
-    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s, starts,
-                                      starts_stride(), constant, (unsigned long long)p_.n),
+    if (skip) {
+      reinterpret_cast<volatile std::uint32_t*>(constant_host_)[2] = 0;
+      constant_digits_kernel<P::kBins><<<1, 32 * std::min(passes_, 32), 0, s>>>(
+          starts, starts_stride(), passes_, p_.n, constant_dev_);
+      check_launch("radix.onesweep: constant digits");
+    }
+    cuda_check(common::launch_chained(chained_ && !skip, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0,
+                                      s, starts, starts_stride()),
                "radix.onesweep: digit scan");
-    ConstantDigitSkip<Bits, V> device_skip;
-    if (skip) device_skip = {constant, {kin, kout, kalt}, {vin, vout, valt}, map, first_pass_, passes_, p_.const_input};
-    const int chain = passes_ - first_pass_;
+    if (skip) {
+      wait_for_mapped_flag(&constant_host_[2], s, "radix.onesweep: constant digits");
+      const unsigned long long constant = constant_host_[0] | (std::uint64_t(constant_host_[1]) << 32);
+      run_passes.erase(std::remove_if(run_passes.begin(), run_passes.end(),
+                                      [&](int pass) { return (constant >> pass) & 1; }),
+                       run_passes.end());
+      if (run_passes.empty()) return copy_trivial(p_, b, s);  // every key the same in the ranked bits: stable as is
+    }
+    const int chain = int(run_passes.size());
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
-    for (int pass = first_pass_; pass < passes_; ++pass) {
-      const int j = pass - first_pass_;
+    for (int j = 0; j < chain; ++j) {
+      const int pass = run_passes[std::size_t(j)];
       const auto k = p_.const_input ? kept_input_io(j, chain, kin, kout, kalt) : pass_io(j, chain, kin, kout, kalt);
       const auto v = p_.const_input ? kept_input_io(j, chain, vin, vout, valt) : pass_io(j, chain, vin, vout, valt);
       unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride();
@@ -196,10 +216,10 @@ class OnesweepInstance final : public Instance {
             common::launch_chained(
                 chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s,
                 k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq,
-                PassKeyCode<Bits>::of_pass(map, pass, first_pass_, passes_ - 1), pass * P::kRadixBits,
+                PassKeyCode<Bits>::of_pass(map, pass, run_passes.front(), run_passes.back()), pass * P::kRadixBits,
                 pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
                 status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
-                counters + std::size_t(pass) * portions_ + q, device_skip),
+                counters + std::size_t(pass) * portions_ + q),
             "radix.onesweep: pass");
       }
     }
@@ -216,8 +236,11 @@ class OnesweepInstance final : public Instance {
   // H100 (variants/radix/PERFORMANCE.md).
   bool chained_ = false;
   bool skip_constant_digits_ = false;
+  // Mapped: constant_digits_kernel's answer (skip_constant_digits_), the host's and the device's address.
+  std::uint32_t* constant_host_ = nullptr;
+  std::uint32_t* constant_dev_ = nullptr;
   unsigned tiles_ = 0, portions_ = 0, persistent_blocks_ = 0;
-  std::size_t alt_keys_ = 0, alt_values_ = 0, fits_off_ = 0, constant_off_ = 0, cleared_ = 0, cleared_off_ = 0;
+  std::size_t alt_keys_ = 0, alt_values_ = 0, fits_off_ = 0, cleared_ = 0, cleared_off_ = 0;
 };
 
 // Defined and instantiated per key width in onesweep_keys{8,16,32,64}.cu, so

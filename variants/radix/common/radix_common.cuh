@@ -241,7 +241,7 @@ struct PassIO {
 };
 inline bool pass_chain_needs_alt(int passes) { return passes % 2 == 0; }
 template <class T>
-__host__ __device__ PassIO<T> pass_io(int pass, int passes, T* in, T* out, T* alt) {
+PassIO<T> pass_io(int pass, int passes, T* in, T* out, T* alt) {
   if (passes % 2 == 1) return pass % 2 == 0 ? PassIO<T>{in, out} : PassIO<T>{out, in};
   if (pass == 0) return {in, alt};
   if (pass == 1) return {alt, out};
@@ -250,7 +250,7 @@ __host__ __device__ PassIO<T> pass_io(int pass, int passes, T* in, T* out, T* al
 // The same chain without writing `in` (Problem::const_input): pass 0 reads
 // in, the others alternate between out and alt so that the last writes out.
 template <class T>
-__host__ __device__ PassIO<T> kept_input_io(int pass, int passes, T* in, T* out, T* alt) {
+PassIO<T> kept_input_io(int pass, int passes, T* in, T* out, T* alt) {
   T* dst = (passes - 1 - pass) % 2 == 0 ? out : alt;
   T* src = pass == 0 ? in : ((passes - pass) % 2 == 0 ? out : alt);
   return {src, dst};
