@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <map>
 #include <random>
 #include <set>
@@ -426,6 +427,30 @@ TEST(TuneByClass, OnePickWhereTheSampleCostsMoreThanTheClassPicksGain) {
   EXPECT_EQ(tune::select_best(costly, KeyType::u32, ValueType::none, Order::ascending, 1 << 20, InputClass::presorted)
                 .variant,
             "fake.a");
+}
+
+// Where the library call wins at two sizes but the best of ours differs
+// between them, the sizes keep their own entries: best:FAMILY runs the
+// entry's best of ours (here fake.a at 2^20, fake.b at 2^22).
+TEST(TuneByClass, SizesMergeOnlyWhereTheBestOfOursAgrees) {
+  tune::register_fake_variants();
+  const tune::Space s = tune::parse_space(R"({"name": "sizes", "variants": ["fake.radix.rb6.*"],
+    "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^20", "2^22"], "distributions": ["uniform"]}]})",
+                                          "sizes.json");
+  std::vector<PointResult> results;
+  for (const auto& [label, at20, at22] : std::vector<std::tuple<std::string, double, double>>{
+           {"cub.radix_sort.off32", 1.0, 4.0}, {"fake.a", 1.1, 5.2}, {"fake.b", 1.3, 4.4}})
+    for (const auto& [n, ms] : {std::pair<std::size_t, double>{std::size_t(1) << 20, at20}, {std::size_t(1) << 22, at22}}) {
+      results.push_back(measured(label, "uniform", "", ms));
+      results.back().n = n;
+    }
+  compute_speedups(results, s.baseline_labels);
+  const json best = tune::best_json(results, s, {{"model", "fake-gpu"}}, {});
+  ASSERT_EQ(best["entries"].size(), 2u) << best["entries"].dump();
+  for (const auto& e : best["entries"]) {
+    EXPECT_EQ(e["variant"], "cub.radix_sort.off32");
+    EXPECT_EQ(e["ours"], e["n_min"] == (1 << 20) ? "fake.a" : "fake.b") << e.dump();
+  }
 }
 
 TEST(TuneByClass, ABaseKeepsWhatTheTuneDidNotMeasure) {

@@ -740,13 +740,17 @@ TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
   EXPECT_LT(by_group["u64/none"]["ours_score"].get<double>(), 1.0);
   EXPECT_NEAR(by_group["u64/none"]["score"].get<double>(), 1.0, 1e-9);  // the library call against itself
   EXPECT_EQ(by_group["u64/none"]["runner_up"], by_group["u64/none"]["ours"]);
-  // The library pick holds one range over both sizes.
+  // The library is the pick at both sizes; the best of ours differs between
+  // them, so each size keeps its own (best:FAMILY runs it).
+  std::map<std::size_t, std::string> ours_at;
   for (const auto& e : best["entries"])
-    if (e["key"] == "u64") {
+    if (e["key"] == "u64" && e["value"] == "none") {
       EXPECT_TRUE(e["library"].get<bool>());
-      EXPECT_EQ(e["n_min"], 1u << 20);
-      EXPECT_EQ(e["n_max"], 1u << 24);
+      EXPECT_EQ(e["n_min"], e["n_max"]);
+      ours_at[e["n_min"].get<std::size_t>()] = e["ours"].get<std::string>();
     }
+  ASSERT_EQ(ours_at.size(), 2u);
+  EXPECT_NE(ours_at[1u << 20], ours_at[1u << 24]);
   // u32 keys: ours wins, scored against the faster call.
   EXPECT_FALSE(by_group["u32/none"]["library"].get<bool>());
   EXPECT_EQ(by_group["u32/none"]["baseline"], "cub.radix_sort.off64");
@@ -767,11 +771,11 @@ TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
       EXPECT_NEAR(e["score"].get<double>(), by_group["u32/u32"]["score"].get<double>() / 0.92, 1e-3);  // + 1 us per call in the model
     }
   // Selection reads the library pick and the best of ours beside it.
-  const BestChoice lib = select_best(best, KeyType::u64, ValueType::none, Order::ascending, 1 << 22);
+  const BestChoice lib = select_best(best, KeyType::u64, ValueType::none, Order::ascending, 1 << 24);
   EXPECT_TRUE(lib.found);
   EXPECT_TRUE(lib.library);
   EXPECT_EQ(lib.variant, "cub.radix_sort.off64");
-  EXPECT_EQ(lib.ours, by_group["u64/none"]["ours"].get<std::string>());
+  EXPECT_EQ(lib.ours, ours_at[1u << 24]);
   const BestChoice ours = select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 22);
   EXPECT_FALSE(ours.library);
   EXPECT_EQ(ours.ours, ours.variant);
@@ -780,10 +784,10 @@ TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
   const Workload w64{KeyType::u64, ValueType::none, Order::ascending, 1 << 20, {}, 1};
   const auto picked = resolve_best_selectors({"fake"}, w64, best, Registry::instance());
   ASSERT_EQ(picked.size(), 1u);
-  EXPECT_EQ(picked[0]->label, lib.ours);
+  EXPECT_EQ(picked[0]->label, ours_at[1u << 20]);
   // A key type without an entry takes the entry of its width: i64 and f64 that of u64.
   const Workload wi{KeyType::i64, ValueType::none, Order::ascending, 1 << 20, {}, 1};
-  EXPECT_EQ(resolve_best_selectors({"fake"}, wi, best, Registry::instance())[0]->label, lib.ours);
+  EXPECT_EQ(resolve_best_selectors({"fake"}, wi, best, Registry::instance())[0]->label, ours_at[1u << 20]);
   const Workload wf{KeyType::f16, ValueType::none, Order::ascending, 1 << 20, {}, 1};
   EXPECT_EQ(resolve_best_selectors({"fake"}, wf, best, Registry::instance())[0]->label, "fake.radix.rb8.ipt8.tpb256");
   EXPECT_EQ(resolve_best_selectors({"fa*"}, w64, nullptr, Registry::instance())[0]->label, "fake.radix.rb8.ipt8.tpb256");

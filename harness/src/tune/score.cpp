@@ -320,6 +320,7 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
     return it == sample_us_of.end() ? 0.0 : it->second * 1e-3;
   };
   auto decided = [](const Pick& p) { return !p.library.empty() || !p.ours.empty(); };
+  auto best_of_ours = [](const Pick& p) { return p.ours.empty() ? std::string() : p.ours[0].candidate->label; };
   // Whether one pick for every input of these workloads (one size) beats
   // the class picks once each sort pays the sample that tells the classes
   // apart (docs/tune.md, "Input classes"): by the geometric mean of the
@@ -436,21 +437,23 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
           ++i;
           continue;
         }
-        const std::string winner = first.winner();
+        const std::string winner = first.winner(), ours = best_of_ours(first);
+        // Merged only where the best of ours agrees too: best:FAMILY runs it
+        // over the whole range.
         std::size_t j = i + 1;
         while (j < cls_sizes.size()) {
           const Pick next = pick(between(cls_sizes[j], cls_sizes[j]), n_min, space.score);
-          if (!decided(next) || next.winner() != winner) break;
+          if (!decided(next) || next.winner() != winner || best_of_ours(next) != ours) break;
           ++j;
         }
         Pick range = pick(between(cls_sizes[i], cls_sizes[j - 1]), n_min, space.score);
         // Over the whole range the winner can differ only by noise ties; keep the per-size winner.
-        if (range.winner() != winner) {
+        if (range.winner() != winner || best_of_ours(range) != ours) {
           const auto it = std::find_if(range.ours.begin(), range.ours.end(),
-                                       [&](const Ranked& r) { return r.candidate->label == winner; });
-          if (it != range.ours.end()) {
+                                       [&](const Ranked& r) { return r.candidate->label == ours; });
+          if (it != range.ours.end() && range.library == first.library) {
             std::rotate(range.ours.begin(), it, it + 1);
-            range.library_wins = false;
+            range.library_wins = first.library_wins;
           } else {
             range = first;
           }
