@@ -23,6 +23,8 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
   desc.add_options()("help,h", "this help")("out", po::value<std::string>(), "merged report path")(
       "best", po::value<std::string>(), "best.json path for tune reports (default sortbench-out/<gpu-model>/best.json)")(
       "no-best", "do not write best.json")(
+      "best-base", po::value<std::string>(), "tune reports: a best.json of the same GPU whose entries the merged tune did "
+                                           "not measure the new best.json keeps (as tune --best-base)")(
       "caches", po::value<std::string>(), "comma-separated cache files (JSON lines) to join")(
       "cache-out", po::value<std::string>(), "joined cache path (with --caches)");
   const auto vm = parse("merge", desc, args, "reports", SIZE_MAX);
@@ -41,12 +43,21 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
   if (vm.count("best") && vm.count("no-best")) throw ConfigError("--best: cannot be combined with --no-best");
   if (inputs.empty() && (vm.count("best") || vm.count("no-best")))
     throw ConfigError(std::string(vm.count("best") ? "--best" : "--no-best") + ": only with reports to merge");
+  if (vm.count("best-base") && vm.count("no-best")) throw ConfigError("--best-base: cannot be combined with --no-best");
+  if (vm.count("best-base") && inputs.empty()) throw ConfigError("--best-base: only with tune reports to merge");
   std::vector<files::Input> in_files;
   for (const auto& in : inputs) {
     files::check_input(in, in, "report");
     for (const auto& seen : in_files)
       if (files::same_file(seen.path, in)) throw ConfigError(in + ": given twice (also as " + seen.path + ")");
     in_files.push_back({in, in});
+  }
+  if (vm.count("best-base")) {
+    const std::string base = vm["best-base"].as<std::string>();
+    files::check_input(base, "--best-base", "best.json");
+    for (const auto& seen : in_files)
+      if (files::same_file(seen.path, base)) throw ConfigError("--best-base: " + base + ": given twice (also as " + seen.path + ")");
+    in_files.push_back({base, "--best-base"});
   }
   std::vector<std::string> caches;
   if (vm.count("caches")) {
@@ -74,6 +85,7 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
   if (!reports.empty()) {
     const Report merged = tune::merge_reports(reports, inputs);
     const bool is_tune = merged.context.contains("tune");
+    if (vm.count("best-base") && !is_tune) throw ConfigError("--best-base: only with tune reports to merge");
     const std::string out = vm["out"].as<std::string>();
     writes.add(out, "--out", report_to_json(merged).dump(1) + "\n");
     // A merged run reads as one run would: the table run prints, over every
@@ -95,7 +107,13 @@ int cmd_merge(const std::vector<std::string>& args, const std::string&) {
       const std::string path =
           vm.count("best") ? vm["best"].as<std::string>() : files::default_best(device.value("model", "unknown-gpu"));
       if (!vm.count("best")) output(path, "the default best.json path");
-      const json best = tune::best_json(merged.results, space, device, {{"report", out}, {"tune", merged.context["tune"]}});
+      json best = tune::best_json(merged.results, space, device, {{"report", out}, {"tune", merged.context["tune"]}});
+      if (vm.count("best-base")) {
+        const std::string base = vm["best-base"].as<std::string>(), model = device.value("model", "unknown-gpu");
+        const json base_best = tune::read_best_json(base, model);
+        if (base_best.is_null()) throw ConfigError("--best-base: " + base + " is missing or for another GPU than " + model);
+        best = tune::keep_unmeasured_entries(base_best, std::move(best), base);
+      }
       writes.add(path, "--best", best.dump(2) + "\n");
       summary += "best: " + path + "\n";
     }
