@@ -38,6 +38,8 @@
 
 #include "common/bucket_local_sort.cuh"
 #include "common/bucket_skew.hpp"
+#include "sortbench/device/mapped_flag.hpp"
+#include "sortbench/device/spread_place.hpp"
 #include "common/onesweep.cuh"
 #ifdef SORTBENCH_LEAN_BUILD
 #include "sortbench_lean_points.h"
@@ -101,8 +103,10 @@ __global__ void __launch_bounds__(kEndsThreads)
   if (end - begin > slab) *buckets_fit = 0;
 }
 
-// The sample of the skew check: kTopDigitSampleKeys keys at evenly spaced
-// places, counted per top digit and per second digit (of the bits the
+// The sample of the skew check: kTopDigitSampleKeys keys, one at a hashed
+// place in each stride (spread_place: evenly spaced places read only 4
+// second digits of 64 runs of evenly spaced keys, and sent them to
+// Onesweep), counted per top digit and per second digit (of the bits the
 // passes rank) into counts[2 << RadixBits].
 constexpr int kSampleThreads = 256, kSampleBlocks = 64;
 template <int RadixBits, class Bits>
@@ -114,13 +118,27 @@ __global__ void __launch_bounds__(kSampleThreads)
   for (int i = threadIdx.x; i < 2 * kBins; i += kSampleThreads) c[i] = 0;
   __syncthreads();
   for (unsigned j = blockIdx.x * kSampleThreads + threadIdx.x; j < kTopDigitSampleKeys; j += kSampleBlocks * kSampleThreads) {
-    const unsigned bucket = unsigned(PassKeyCode<Bits>::ranked_bits(map, keys[j * n / kTopDigitSampleKeys]) >> shift);
+    const unsigned bucket = unsigned(PassKeyCode<Bits>::ranked_bits(map, keys[spread_place(j, kTopDigitSampleKeys, n)]) >> shift);
     atomicAdd(&c[bucket >> RadixBits], 1u);
     atomicAdd(&c[kBins + (bucket & (kBins - 1))], 1u);
   }
   __syncthreads();
   for (int i = threadIdx.x; i < 2 * kBins; i += kSampleThreads)
     if (c[i]) atomicAdd(&counts[i], c[i]);
+}
+
+// Copies `words` words of device memory into host memory mapped for the
+// device, then raises the flag after them (sortbench/device/mapped_flag.hpp):
+// the host waits on the flag, not on the stream, for the sample's counts and
+// the buckets' verdict (a copy back and a stream synchronization cost a
+// dispatch about 100 us a sort on an H200).
+constexpr int kPublishThreads = 256;
+__global__ void __launch_bounds__(kPublishThreads)
+    publish_kernel(const unsigned* __restrict__ from, unsigned words, unsigned* to, unsigned* flag) {
+  for (unsigned i = threadIdx.x; i < words; i += kPublishThreads) reinterpret_cast<volatile unsigned*>(to)[i] = from[i];
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) *reinterpret_cast<volatile unsigned*>(flag) = 1;
 }
 
 // Thread i of the run the overflowing buckets are gathered into: key i of
@@ -174,12 +192,12 @@ class TwoDigitMsdInstance final : public Instance {
       allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
     });
     chained_ = common::chained_launch_supported();
-    cuda_check(cudaMallocHost(&fits_host_, sizeof(unsigned)), "radix.two_digit_msd_local_lsd: pinned verdict");
-    cuda_check(cudaMallocHost(&sample_host_, sizeof(SampleCounts)), "radix.two_digit_msd_local_lsd: pinned sample");
+    cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&answers_host_), sizeof(Answers), cudaHostAllocMapped),
+               "radix.two_digit_msd_local_lsd: mapped answers");
+    answers_dev_ = mapped_device_pointer(answers_host_, "radix.two_digit_msd_local_lsd: mapped answers");
   }
   ~TwoDigitMsdInstance() override {
-    cudaFreeHost(fits_host_);
-    cudaFreeHost(sample_host_);
+    cudaFreeHost(answers_host_);
     cudaFreeHost(ends_host_);
   }
   TwoDigitMsdInstance(const TwoDigitMsdInstance&) = delete;
@@ -213,10 +231,15 @@ class TwoDigitMsdInstance final : public Instance {
     top_digit_sample_kernel<P::kRadixBits, Bits><<<kSampleBlocks, kSampleThreads, 0, s>>>(
         static_cast<const Bits*>(b.keys_in), p_.n, map, P::template kBucketShift<Bits>, sample);
     check_launch("radix.two_digit_msd_local_lsd: top-digit sample");
-    cuda_check(cudaMemcpyAsync(sample_host_, sample, sizeof(SampleCounts), cudaMemcpyDeviceToHost, s),
-               "radix.two_digit_msd_local_lsd: read sample");
-    cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: top-digit sample");
-    if (sample_says_buckets_overflow(*sample_host_, P::kBins, kTopDigitSampleKeys, p_.n, unsigned(P::kSlab))) {
+    volatile Answers* answers = answers_host_;
+    answers->sample_done = 0;
+    publish_kernel<<<1, kPublishThreads, 0, s>>>(sample, 2 * P::kBins, answers_dev_->sample,
+                                                 &answers_dev_->sample_done);
+    check_launch("radix.two_digit_msd_local_lsd: publish the sample");
+    wait_for_mapped_flag(&answers->sample_done, s, "radix.two_digit_msd_local_lsd: top-digit sample");
+    SampleCounts counts;
+    for (int i = 0; i < 2 * P::kBins; ++i) counts[i] = answers->sample[i];
+    if (sample_says_buckets_overflow(counts, P::kBins, kTopDigitSampleKeys, p_.n, unsigned(P::kSlab))) {
       last_ = Path::sample_says_skewed;
       return whole_->run(b, temp, bytes, s);
     }
@@ -228,12 +251,14 @@ class TwoDigitMsdInstance final : public Instance {
     bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
         keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, unsigned(P::kSlab), ends, fits);
     check_launch("radix.two_digit_msd_local_lsd: bucket ends");
-    cuda_check(cudaMemcpyAsync(fits_host_, fits, sizeof(unsigned), cudaMemcpyDeviceToHost, s),
-               "radix.two_digit_msd_local_lsd: read verdict");
-    cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: bucket ends");
+    answers->fits_done = 0;
+    publish_kernel<<<1, kPublishThreads, 0, s>>>(fits, 1, &answers_dev_->fits, &answers_dev_->fits_done);
+    check_launch("radix.two_digit_msd_local_lsd: publish the verdict");
+    wait_for_mapped_flag(&answers->fits_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
+    const bool every_bucket_fits = answers->fits != 0;
     OverflowingBuckets over;
-    last_ = *fits_host_ ? Path::every_bucket_fits : Path::some_buckets_overflow;
-    if (!*fits_host_) {
+    last_ = every_bucket_fits ? Path::every_bucket_fits : Path::some_buckets_overflow;
+    if (!every_bucket_fits) {
       if (!ends_host_)
         cuda_check(cudaMallocHost(&ends_host_, (3 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long)),
                    "radix.two_digit_msd_local_lsd: pinned bucket ends");
@@ -357,8 +382,15 @@ class TwoDigitMsdInstance final : public Instance {
   // sample, and the overflowing buckets' places.
   TempLayout layout_;
   std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, places_off_ = 0;
-  unsigned* fits_host_ = nullptr;
-  SampleCounts* sample_host_ = nullptr;
+  // Mapped for the device: the sample's counts and the buckets' verdict,
+  // each with the flag publish_kernel raises after it.
+  struct Answers {
+    SampleCounts sample;
+    unsigned fits;
+    std::uint32_t sample_done, fits_done;
+  };
+  Answers* answers_host_ = nullptr;
+  Answers* answers_dev_ = nullptr;
   // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets.
   unsigned long long* ends_host_ = nullptr;
   std::map<std::size_t, std::unique_ptr<Instance>> overflow_sorts_;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "sortbench/device/spread_place.hpp"
+
 namespace sortbench {
 
 enum class InputClass {
@@ -43,16 +45,10 @@ SORTBENCH_SAMPLE_HD std::uint32_t shared_leading_bits(std::uint64_t all_and, std
   return shared;
 }
 
-// Where the j-th sampled pair starts (n >= 2): at a place in its stride fixed
-// by a hash of j, not at the stride's start, so the sample does not alias
-// with periodic structure in the keys (windows or runs of a power-of-2
-// length would otherwise put every pair across a boundary).
+// Where the j-th sampled pair starts (n >= 2): i + 1 < n
+// (sortbench/device/spread_place.hpp).
 SORTBENCH_SAMPLE_HD std::size_t sample_position(std::size_t j, std::size_t n) {
-  const std::size_t stride = (n - 1) / kClassSamplePairs;
-  if (stride < 2) return j * (n - 1) / kClassSamplePairs;
-  std::uint64_t h = std::uint64_t(j) * 0x9E3779B97F4A7C15ull;
-  h = (h ^ (h >> 31)) * 0xBF58476D1CE4E5B9ull;
-  return j * stride + std::size_t((h ^ (h >> 29)) % stride);  // i + 1 < (j + 1) x stride + 1 <= n
+  return spread_place(j, kClassSamplePairs, n - 1);
 }
 
 struct InputFeatures {
