@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "radix/common/bucket_skew.hpp"
+#include "sortbench/device/spread_place.hpp"
 
 using sortbench::radix::kTopDigitSampleKeys;
 using sortbench::radix::sample_says_buckets_overflow;
@@ -88,4 +89,34 @@ TEST(BucketSkew, OverflowingBucketsAreListedInBucketOrderWithTheirPlaceInTheGath
   EXPECT_TRUE(none.begins.empty());
   EXPECT_EQ(none.offsets, (std::vector<unsigned long long>{0}));
   EXPECT_EQ(none.keys, 0u);
+}
+
+// 64 runs of 2^20 u64 keys, each evenly spaced over the key range (the
+// runs:64 distribution at 2^26): every bucket holds 1024 keys, so nothing
+// overflows 1280-key slabs. Evenly spaced places (j x n / 2^16) read every
+// 1024th key of a run, keys k x 2^54, whose second digit takes 4 values: the
+// check said overflow and the design ran as Onesweep. Places at a hash in
+// each stride (spread_place) see the even spread.
+TEST(BucketSkew, RunsOfEvenlySpacedKeysPassAtHashedPlaces) {
+  constexpr std::uint64_t n = std::uint64_t(1) << 26, run = std::uint64_t(1) << 20;
+  auto top16_at = [&](std::uint64_t i) { return unsigned(((i % run) << 44) >> 48); };
+  const auto hashed =
+      sample_counts([&](unsigned j) { return top16_at(sortbench::spread_place(j, kTopDigitSampleKeys, n)); });
+  EXPECT_FALSE(sample_says_buckets_overflow(hashed.data(), kBins, kTopDigitSampleKeys, n, 1280));
+  const auto even = sample_counts([&](unsigned j) { return top16_at(std::uint64_t(j) * n / kTopDigitSampleKeys); });
+  EXPECT_TRUE(sample_says_buckets_overflow(even.data(), kBins, kTopDigitSampleKeys, n, 1280));
+}
+
+// spread_place: one place in each stride, not all at its start.
+TEST(BucketSkew, SpreadPlacesStayInTheirStrides) {
+  constexpr std::size_t count = 1024, span = 1000003, stride = span / count;
+  std::size_t at_start = 0;
+  for (std::size_t j = 0; j < count; ++j) {
+    const std::size_t at = sortbench::spread_place(j, count, span);
+    EXPECT_GE(at, j * stride);
+    EXPECT_LT(at, (j + 1) * stride);
+    at_start += at == j * stride;
+  }
+  EXPECT_LT(at_start, 8u);
+  EXPECT_EQ(sortbench::spread_place(5, 8, 12), 5u * 12 / 8);  // a stride under 2: evenly spaced
 }

@@ -9,7 +9,8 @@
 
 namespace sortbench::radix {
 
-// Keys sampled, at evenly spaced places in the input.
+// Keys sampled, one at a hashed place in each of as many equal strides of
+// the input (sortbench/device/spread_place.hpp).
 inline constexpr unsigned kTopDigitSampleKeys = 1u << 16;
 
 // counts: the sample's keys per value of the top digit (bins of them), then
