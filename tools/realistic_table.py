@@ -59,8 +59,11 @@ def main():
         un = [r["speedup"] for r in rs if r["dist"] == "uniform"]
         br = [r["best_radix"] for r in rs if r["best_radix"]]
         name = f"{key} keys" if value == "none" else f"{key} + {value} pairs"
-        out.append(f"| {name} | {len(s)} | {geomean(s):.3f}x | {min(s):.3f}x | {sum(x < 0.99 for x in s)} |"
-                   f" {geomean(nu):.3f}x | {min(nu):.3f}x | {geomean(un):.3f}x | {geomean(br):.3f}x |")
+        def g(xs):  # "-" where a column has no points (a suite without uniform keys)
+            return f"{geomean(xs):.3f}x" if xs else "-"
+        out.append(f"| {name} | {len(s)} | {g(s)} | {min(s):.3f}x | {sum(x < 0.99 for x in s)} |"
+                   f" {g(nu)} | {min(nu):.3f}x | {g(un)} | {g(br)} |" if nu else
+                   f"| {name} | {len(s)} | {g(s)} | {min(s):.3f}x | {sum(x < 0.99 for x in s)} | - | - | {g(un)} | {g(br)} |")
     out += ["", "## Every point", "",
             "| workload | n | distribution | class | dispatch.sort | best:radix | what dispatch.sort ran |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
