@@ -39,6 +39,14 @@ dist::Params params(const std::string& name, KeyType k, std::uint64_t n, std::ui
   return dist::params_for(parsed(name), k, seed, n);
 }
 
+// A space of one size and three distributions, one of each class.
+tune::Space three_class_space() {
+  return tune::parse_space(R"({"name": "cls", "variants": ["fake.radix.rb6.*"],
+    "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^20"], "distributions": ["uniform", "sorted", "zipf"]}]})",
+                           "cls.json");
+}
+const std::map<std::string, std::string> kClassOf = {{"uniform", "spread"}, {"sorted", "presorted"}, {"zipf", "skewed"}};
+
 }  // namespace realistic_test
 using namespace realistic_test;
 
@@ -327,10 +335,8 @@ using namespace realistic_test;
 
 TEST(TuneByClass, APickPerClassAndNoneThatLosesInItsClass) {
   tune::register_fake_variants();
-  const tune::Space s = tune::parse_space(R"({"name": "cls", "variants": ["fake.radix.rb6.*"],
-    "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^20"], "distributions": ["uniform", "sorted", "zipf"]}]})",
-                                          "cls.json");
-  const std::map<std::string, std::string> cls = {{"uniform", "spread"}, {"sorted", "presorted"}, {"zipf", "skewed"}};
+  const tune::Space s = three_class_space();
+  const auto& cls = kClassOf;
   // fake.a: fastest on uniform and zipf keys, slower than the library on sorted ones.
   const std::map<std::string, std::map<std::string, double>> ms = {
       {"cub.radix_sort.off32", {{"uniform", 1.0}, {"sorted", 1.0}, {"zipf", 1.0}}},
@@ -390,10 +396,8 @@ TEST(TuneByClass, APickPerClassAndNoneThatLosesInItsClass) {
 // costs: one pick for every input, so that dispatch.sort does not sample.
 TEST(TuneByClass, OnePickWhereTheSampleCostsMoreThanTheClassPicksGain) {
   tune::register_fake_variants();
-  const tune::Space s = tune::parse_space(R"({"name": "cls", "variants": ["fake.radix.rb6.*"],
-    "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^20"], "distributions": ["uniform", "sorted", "zipf"]}]})",
-                                          "cls.json");
-  const std::map<std::string, std::string> cls = {{"uniform", "spread"}, {"sorted", "presorted"}, {"zipf", "skewed"}};
+  const tune::Space s = three_class_space();
+  const auto& cls = kClassOf;
   // fake.b is the presorted pick (0.9 against 0.95); fake.a the pick over all.
   const std::map<std::string, std::map<std::string, double>> ms = {
       {"cub.radix_sort.off32", {{"uniform", 1.0}, {"sorted", 1.0}, {"zipf", 1.0}}},

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "sortbench/device.hpp"
@@ -83,6 +84,7 @@ struct Runner::State {
   bool host_copy_ready = false;
   std::string input_class;  // the prepared workload's (classify_keys)
   double sample_us = -1;    // the prepared workload's (sample_cost_us)
+  std::unique_ptr<MappedSampleCounts> sample_counts;  // sample_cost_us's, made once on this runner's GPU
   energy::Counter counter;  // this GPU's (info.energy_missing says why it cannot be read)
   // One input restore's energy on the prepared workload, measured once; why not where it failed.
   double restore_joules = -1;
@@ -174,7 +176,8 @@ double Runner::sample_cost_us() {
   State& s = *st_;
   if (s.w.n < 2) return 0;
   constexpr int kSampleCostRuns = 15;
-  MappedSampleCounts counts;
+  if (!s.sample_counts) s.sample_counts = std::make_unique<MappedSampleCounts>();
+  const MappedSampleCounts& counts = *s.sample_counts;
   auto median_us = [&](bool sampled) {
     std::vector<double> us;
     for (int i = 0; i < kSampleCostRuns; ++i) {
