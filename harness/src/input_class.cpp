@@ -24,41 +24,54 @@ std::optional<InputClass> parse_input_class(const std::string& s) {
 }
 
 std::string InputFeatures::summary() const {
-  char buf[160];
+  char buf[200];
   std::snprintf(buf, sizeof buf,
-                "%s: top-16-bit repeats %.2f, ascending %.2f, descending %.2f, %d top bits shared, of %zu pairs",
-                to_string(cls).c_str(), top16_repeats, ascending, descending, shared_top_bits, pairs);
+                "%s: top-16-bit repeats %.3f (uniform keys: %.3f at most), ascending %.2f, descending %.2f, %d top "
+                "bits shared, of %zu pairs",
+                to_string(cls).c_str(), top16_repeats, uniform_margin, ascending, descending, shared_top_bits, pairs);
   return buf;
+}
+
+UniformTops uniform_tops(std::size_t keys, int key_bits) {
+  // m keys uniform over B buckets: D distinct, E[D] = B (1 - q^m) with
+  // q = 1 - 1/B, Var[D] = B (B - 1) (1 - 2/B)^m + B q^m - B^2 q^2m.
+  const double b = std::ldexp(1.0, std::min(16, key_bits)), m = double(keys);
+  const double qm = std::exp(m * std::log1p(-1.0 / b)), q2m = std::exp(m * std::log1p(-2.0 / b));
+  UniformTops u;
+  u.distinct = b * (1.0 - qm);
+  u.sd = std::sqrt(std::max(0.0, b * (b - 1.0) * q2m + b * qm - b * b * qm * qm));
+  return u;
 }
 
 InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_bits) {
   InputFeatures f;
   f.pairs = pairs;
   if (pairs == 0) return f;
-  // Uniform keys in B = 2^top_bits buckets leave B (1 - (1 - 1/B)^pairs) distinct.
-  const double buckets = std::ldexp(1.0, std::min(16, key_bits));
-  const double uniform_distinct = buckets * (1.0 - std::pow(1.0 - 1.0 / buckets, double(pairs)));
+  const std::size_t keys = 2 * pairs;
+  const UniformTops u = uniform_tops(keys, key_bits);
   f.ascending = double(c.ascending) / double(pairs);
   f.descending = double(c.descending) / double(pairs);
-  f.top16_repeats = std::max(0.0, (uniform_distinct - double(c.distinct_tops)) / double(pairs));
+  f.top16_repeats = std::max(0.0, (u.distinct - double(c.distinct_tops)) / double(keys));
+  f.uniform_margin = kSkewedSds * u.sd / double(keys);
   f.shared_top_bits = int(c.shared_top_bits);
   const double differ = f.ascending + f.descending;
   if (differ >= 0.5 && std::max(f.ascending, f.descending) >= 0.9 * differ) f.cls = InputClass::presorted;
   else if (f.shared_top_bits >= 8) f.cls = InputClass::narrow;
-  else if (f.top16_repeats >= 0.1) f.cls = InputClass::skewed;
+  else if (f.top16_repeats > f.uniform_margin) f.cls = InputClass::skewed;
   return f;
 }
 
 InputFeatures input_features(const std::uint64_t* pairs, std::size_t count, int key_bits) {
   SampleCounts c;
   const int top_bits = std::min(16, key_bits);
-  std::vector<std::uint32_t> tops(count);
+  std::vector<std::uint32_t> tops(2 * count);
   std::uint64_t all_and = ~std::uint64_t(0), all_or = 0;
   for (std::size_t j = 0; j < count; ++j) {
     const std::uint64_t a = pairs[2 * j], b = pairs[2 * j + 1];
     c.ascending += a < b;
     c.descending += a > b;
-    tops[j] = std::uint32_t(a >> (key_bits - top_bits));
+    tops[2 * j] = std::uint32_t(a >> (key_bits - top_bits));
+    tops[2 * j + 1] = std::uint32_t(b >> (key_bits - top_bits));
     all_and &= a;
     all_or |= a;
   }

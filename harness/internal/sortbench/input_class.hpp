@@ -1,6 +1,7 @@
 // What a sample of the keys says about the input: the class best.json keeps
-// a pick for (spread, skewed or presorted) and the figures that decided it.
-// Host code; the sample is taken on the GPU (device.hpp, sample_key_pairs).
+// a pick for (spread, skewed, presorted or narrow) and the figures that
+// decided it.
+// Host code; the sample is taken on the GPU (device.hpp, count_sample).
 #pragma once
 
 #include <cstddef>
@@ -14,7 +15,8 @@ namespace sortbench {
 
 enum class InputClass {
   spread,     // no sign of skew or order: what uniform keys look like
-  skewed,     // many keys share their top 16 bits (few values, hot buckets, zipf)
+  skewed,     // more keys share their top 16 bits than uniform keys do (few values, hot buckets, zipf, keys
+              // clustered where they sit, such as timestamps)
   presorted,  // adjacent keys mostly in order, ascending or descending
   narrow,     // every sampled key shares its top 8 bits or more (narrow ranges, 64-bit keys holding 32-bit values)
 };
@@ -55,27 +57,41 @@ struct InputFeatures {
   std::size_t pairs = 0;
   double ascending = 0;   // share of sampled pairs with the first key before the second
   double descending = 0;  // ... after it (equal keys count in neither)
-  // Share of sampled first keys whose top 16 bits (of the ordered bits; all
-  // of them for narrower keys) an earlier sampled key had, above what
-  // uniform keys give (about 0.016 for 16 bits and more).
+  // Share of the 2 x pairs sampled keys whose top 16 bits (of the ordered
+  // bits; all of them for narrower keys) an earlier sampled key had, beyond
+  // what uniform keys give on average (about 0.031 of 4096 keys for 16 bits).
   double top16_repeats = 0;
+  // kSkewedSds standard deviations of the repeats uniform keys give, as a
+  // share: above it the keys are skewed.
+  double uniform_margin = 0;
   int shared_top_bits = 0;  // leading bits every sampled first key shares
   InputClass cls = InputClass::spread;
-  std::string summary() const;  // "skewed: top-16-bit repeats 0.62, ascending 0.50, descending 0.49"
+  std::string summary() const;  // "skewed: top-16-bit repeats 0.620 (uniform keys: 0.011 at most), ascending 0.50, ..."
 };
 
 // What the GPU counts over the sampled pairs (device.hpp, count_sample): pairs
-// in ascending and in descending order, the distinct values of the first
-// keys' top 16 bits (of the ordered bits; all bits of narrower keys), and the
-// leading bits all first keys share. `done` is set last: the host waits on it.
+// in ascending and in descending order, the distinct values of the top 16
+// bits of both keys of every pair (of the ordered bits; all bits of narrower
+// keys), and the leading bits all first keys share. `done` is set last: the
+// host waits on it.
 struct SampleCounts {
   std::uint32_t ascending = 0, descending = 0, distinct_tops = 0, shared_top_bits = 0, done = 0;
 };
 
+// Distinct top 16 bits among `keys` uniform keys: mean and standard deviation.
+struct UniformTops {
+  double distinct = 0, sd = 0;
+};
+UniformTops uniform_tops(std::size_t keys, int key_bits);
+
+// How far above uniform keys' repeats a sample must be to say skewed: uniform
+// keys pass 4 standard deviations about once in 30000 samples.
+inline constexpr double kSkewedSds = 4.0;
+
 // The rule (docs/tune.md "Input classes"): presorted where at least half the
 // pairs differ and 90 % of those run one way; else narrow where the sampled
-// keys share their top 8 bits; else skewed where the repeats reach 0.1; else
-// spread.
+// keys share their top 8 bits; else skewed where the repeats exceed what
+// uniform keys give by kSkewedSds standard deviations; else spread.
 InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_bits);
 
 // The same counts on the host: pairs holds 2 x count ordered key bits

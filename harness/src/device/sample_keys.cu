@@ -43,8 +43,15 @@ __global__ void __launch_bounds__(kCountThreads)
     const auto a = KeyTraits<T>::ordered(first[k]), b = KeyTraits<T>::ordered(second[k]);
     u += a < b;
     d += b < a;
-    const unsigned top = unsigned(std::uint64_t(a) >> (kBits - kTopBits)), bit = 1u << (top & 31);
-    fresh += (atomicOr(&seen[top >> 5], bit) & bit) == 0;
+    // Both keys of the pair count: places in strides are evenly spread, so
+    // the first keys of a monotone input (timestamps) fall in buckets of
+    // their own however few buckets it fills; its neighbours do not.
+    auto count_top = [&](std::uint64_t key) {
+      const unsigned top = unsigned(key >> (kBits - kTopBits)), bit = 1u << (top & 31);
+      fresh += (atomicOr(&seen[top >> 5], bit) & bit) == 0;
+    };
+    count_top(std::uint64_t(a));
+    count_top(std::uint64_t(b));
     a_and &= std::uint64_t(a);
     a_or |= std::uint64_t(a);
   }
