@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 namespace sortbench {
@@ -13,6 +14,7 @@ std::string to_string(InputClass c) {
     case InputClass::skewed: return "skewed";
     case InputClass::presorted: return "presorted";
     case InputClass::narrow: return "narrow";
+    case InputClass::clustered: return "clustered";
   }
   return "?";
 }
@@ -24,11 +26,12 @@ std::optional<InputClass> parse_input_class(const std::string& s) {
 }
 
 std::string InputFeatures::summary() const {
-  char buf[200];
+  char buf[256];
   std::snprintf(buf, sizeof buf,
-                "%s: top-16-bit repeats %.3f (uniform keys: %.3f at most), ascending %.2f, descending %.2f, %d top "
-                "bits shared, of %zu pairs",
-                to_string(cls).c_str(), top16_repeats, uniform_margin, ascending, descending, shared_top_bits, pairs);
+                "%s: top-16-bit repeats %.3f (uniform keys: %.3f at most), neighbours sharing them %.2f (keys "
+                "from anywhere %.3f), ascending %.2f, descending %.2f, %d top bits shared, of %zu pairs",
+                to_string(cls).c_str(), top16_repeats, uniform_margin, neighbours_share, anywhere_share, ascending,
+                descending, shared_top_bits, pairs);
   return buf;
 }
 
@@ -53,10 +56,15 @@ InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_
   f.descending = double(c.descending) / double(pairs);
   f.top16_repeats = std::max(0.0, (u.distinct - double(c.distinct_tops)) / double(keys));
   f.uniform_margin = kSkewedSds * u.sd / double(keys);
+  f.neighbours_share = double(c.same_top_pairs) / double(pairs);
+  f.anywhere_share = pairs > 1 ? double(c.first_same_pairs) / (double(pairs) * double(pairs - 1) / 2) : 0.0;
   f.shared_top_bits = int(c.shared_top_bits);
   const double differ = f.ascending + f.descending;
   if (differ >= 0.5 && std::max(f.ascending, f.descending) >= 0.9 * differ) f.cls = InputClass::presorted;
   else if (f.shared_top_bits >= 8) f.cls = InputClass::narrow;
+  else if (f.neighbours_share >= kClusteredNeighbours &&
+           f.neighbours_share >= kClusteredOverAnywhere * f.anywhere_share)
+    f.cls = InputClass::clustered;
   else if (f.top16_repeats > f.uniform_margin) f.cls = InputClass::skewed;
   return f;
 }
@@ -72,10 +80,13 @@ InputFeatures input_features(const std::uint64_t* pairs, std::size_t count, int 
     c.descending += a > b;
     tops[2 * j] = std::uint32_t(a >> (key_bits - top_bits));
     tops[2 * j + 1] = std::uint32_t(b >> (key_bits - top_bits));
+    c.same_top_pairs += tops[2 * j] == tops[2 * j + 1];
     all_and &= a;
     all_or |= a;
   }
   c.shared_top_bits = shared_leading_bits(all_and, all_or, key_bits);
+  std::map<std::uint32_t, std::uint32_t> first_count;
+  for (std::size_t j = 0; j < count; ++j) c.first_same_pairs += first_count[tops[2 * j]]++;
   std::sort(tops.begin(), tops.end());
   c.distinct_tops = std::uint32_t(std::unique(tops.begin(), tops.end()) - tops.begin());
   return classify_counts(c, count, key_bits);

@@ -344,15 +344,42 @@ TEST(InputClasses, SkewedIsWhatUniformKeysDoNotGive) {
     EXPECT_EQ(half.cls, InputClass::skewed) << seed << ": " << half.summary();
     EXPECT_LT(half.top16_repeats, 0.1);
   }
-  // 32-bit timestamps (gaps of 8 on average, shuffled in windows of 64): at
-  // 2^24 keys they fill 2048 top-16 values, 8192 keys each. The first keys of
-  // the pairs, one in each of 2048 strides of 8192 keys, fall in a value each
-  // and looked spread; the second key of each pair is its neighbour.
+}
+
+// Clustered: neighbours share their top 16 bits far more often than keys
+// from anywhere do. 32-bit timestamps (gaps of 8 on average, shuffled in
+// windows of 64) at 2^24 keys fill 2048 top-16 values, 8192 keys each: the
+// first keys of the pairs, one in each of 2048 strides of 8192 keys, fall in
+// a value each and looked spread, which sent them to the two-digit design.
+TEST(InputClasses, TimestampsAreClusteredAndFewValuesSkewed) {
+  auto timestamps = [&](const char* name, std::size_t n) {
+    const dist::Params p = params(name, KeyType::u32, n);
+    return features_of(n, 32, [&](std::size_t i) { return dist::timestamp(p, i) & 0xffffffffu; });
+  };
   for (std::size_t n : {std::size_t(1) << 24, std::size_t(1) << 26, std::size_t(1) << 28}) {
-    const dist::Params p = params("timestamps:8:64", KeyType::u32, n);
-    const InputFeatures f = features_of(n, 32, [&](std::size_t i) { return dist::timestamp(p, i) & 0xffffffffu; });
-    EXPECT_EQ(f.cls, InputClass::skewed) << n << ": " << f.summary();
+    for (const char* name : {"timestamps:8:64", "timestamps:2:1024"}) {
+      const InputFeatures f = timestamps(name, n);
+      EXPECT_EQ(f.cls, InputClass::clustered) << name << " " << n << ": " << f.summary();
+      EXPECT_GT(f.neighbours_share, 0.5) << name << " " << n;
+    }
   }
+  // 2^20 stamps reach 2^23: 9 leading bits shared, and narrow comes first.
+  EXPECT_EQ(timestamps("timestamps:8:64", std::size_t(1) << 20).cls, InputClass::narrow);
+  // Two values drawn independently: neighbours share them half the time, as
+  // keys from anywhere do. Skewed, not clustered.
+  const InputFeatures two = features_of(std::size_t(1) << 24, 32, [](std::size_t i) {
+    return (word(3, 0, i) & 1) ? 0x12345678u : 0x9abcdef0u;
+  });
+  EXPECT_EQ(two.cls, InputClass::skewed) << two.summary();
+  EXPECT_NEAR(two.neighbours_share, 0.5, 0.05);
+  EXPECT_NEAR(two.anywhere_share, 0.5, 0.05);
+  // Uniform keys repeated in runs of 4 (each key written four times in a
+  // row): clustered, and spread over every value.
+  const InputFeatures fours =
+      features_of(std::size_t(1) << 24, 32, [](std::size_t i) { return word(3, 0, i / 4) >> 32; });
+  EXPECT_EQ(fours.cls, InputClass::clustered) << fours.summary();
+  EXPECT_EQ(fallback_class(InputClass::clustered), InputClass::skewed);
+  EXPECT_EQ(*parse_input_class("clustered"), InputClass::clustered);
 }
 
 // ---- best.json per input class ------------------------------------------------

@@ -599,7 +599,7 @@ TEST(TuneBest, RunReadsBestJsonStrictly) {
   refused(with("entries", json::array({e})), "$.entries[0].n_max: expected n_max at least n_min");
   e = entry;
   e["class"] = "sorted";
-  refused(with("entries", json::array({e})), "$.entries[0].class: expected spread, skewed, presorted or narrow");
+  refused(with("entries", json::array({e})), "$.entries[0].class: expected spread, skewed, presorted, narrow or clustered");
   std::ofstream(path, std::ios::trunc) << "{\"schema\": \"sortbench-best\", ";
   EXPECT_THROW(read_best_json(path, "h200"), ConfigError);
 }

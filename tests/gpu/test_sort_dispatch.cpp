@@ -150,8 +150,10 @@ TEST(SortDispatch, TakesThePickOfTheSampledClass) {
   EXPECT_EQ(sort_and_validate(n, false, o, "range:0:4000000000"), "cub.radix_sort.off32");
   for (const char* d : {"sorted", "reverse", "nearly_sorted", "runs:64"})
     EXPECT_EQ(sort_and_validate(n, false, o, d), "cub.radix_sort.off64") << d;
-  // narrow inputs (range, low_bits, entropy:0.0) without a narrow entry: the skewed one.
-  for (const char* d : {"range:0:1000000", "low_bits:12", "hot_buckets:0.9:16", "few_unique:1000", "zipf", "entropy:0.0"})
+  // narrow inputs (range, low_bits, entropy:0.0) without a narrow entry, and
+  // clustered ones (timestamps) without a clustered entry: the skewed one.
+  for (const char* d : {"range:0:1000000", "low_bits:12", "hot_buckets:0.9:16", "few_unique:1000", "zipf", "entropy:0.0",
+                        "timestamps:8:64"})
     EXPECT_EQ(sort_and_validate(n, false, o, d), "radix.onesweep.rb8.ipt22.tpb384.mb3") << d;
   EXPECT_EQ(sort_and_validate(1, false, o, "uniform"), "cub.radix_sort.off32");
   std::remove(path.c_str());
@@ -180,5 +182,6 @@ TEST(SortDispatch, ClassOfGeneratedWorkloads) {
   // bits of nanoseconds since 1970 do not move; 2^22 32-bit stamps reach 2^25:
   // 7 leading bits shared, 512 values of the top 16 bits.
   EXPECT_EQ(cls("timestamps:8:64", KeyType::u64), "narrow");
-  EXPECT_EQ(cls("timestamps:8:64", KeyType::u32), "skewed");
+  EXPECT_EQ(cls("timestamps:8:64", KeyType::u32), "clustered");
+  EXPECT_EQ(cls("few_unique:2", KeyType::u32), "skewed");
 }

@@ -1,6 +1,6 @@
 // What a sample of the keys says about the input: the class best.json keeps
-// a pick for (spread, skewed, presorted or narrow) and the figures that
-// decided it.
+// a pick for (spread, skewed, presorted, narrow or clustered) and the
+// figures that decided it.
 // Host code; the sample is taken on the GPU (device.hpp, count_sample).
 #pragma once
 
@@ -15,16 +15,19 @@ namespace sortbench {
 
 enum class InputClass {
   spread,     // no sign of skew or order: what uniform keys look like
-  skewed,     // more keys share their top 16 bits than uniform keys do (few values, hot buckets, zipf, keys
-              // clustered where they sit, such as timestamps)
+  skewed,     // more keys share their top 16 bits than uniform keys do (few values, hot buckets, zipf)
   presorted,  // adjacent keys mostly in order, ascending or descending
   narrow,     // every sampled key shares its top 8 bits or more (narrow ranges, 64-bit keys holding 32-bit values)
+  clustered,  // neighbours share their top 16 bits far more often than keys from anywhere (timestamps)
 };
 inline constexpr InputClass kAllInputClasses[] = {InputClass::spread, InputClass::skewed, InputClass::presorted,
-                                                  InputClass::narrow};
+                                                  InputClass::narrow, InputClass::clustered};
 // The class whose pick a class without one of its own takes (a best.json
-// tuned before narrow was a class: its skewed pick); the class itself if none.
-inline InputClass fallback_class(InputClass c) { return c == InputClass::narrow ? InputClass::skewed : c; }
+// tuned before narrow or clustered was a class: its skewed pick); the class
+// itself if none.
+inline InputClass fallback_class(InputClass c) {
+  return c == InputClass::narrow || c == InputClass::clustered ? InputClass::skewed : c;
+}
 
 std::string to_string(InputClass c);
 std::optional<InputClass> parse_input_class(const std::string& s);
@@ -64,6 +67,11 @@ struct InputFeatures {
   // kSkewedSds standard deviations of the repeats uniform keys give, as a
   // share: above it the keys are skewed.
   double uniform_margin = 0;
+  // Share of sampled pairs whose two keys share their top 16 bits, and of
+  // pairs of first keys (two keys from anywhere) that do. Keys drawn
+  // independently share them as often either way (uniform keys: 2^-16).
+  double neighbours_share = 0;
+  double anywhere_share = 0;
   int shared_top_bits = 0;  // leading bits every sampled first key shares
   InputClass cls = InputClass::spread;
   std::string summary() const;  // "skewed: top-16-bit repeats 0.620 (uniform keys: 0.011 at most), ascending 0.50, ..."
@@ -71,11 +79,13 @@ struct InputFeatures {
 
 // What the GPU counts over the sampled pairs (device.hpp, count_sample): pairs
 // in ascending and in descending order, the distinct values of the top 16
-// bits of both keys of every pair (of the ordered bits; all bits of narrower
-// keys), and the leading bits all first keys share. `done` is set last: the
-// host waits on it.
+// bits (of the ordered bits; all bits of narrower keys) of both keys of every
+// pair, the pairs whose two keys share them, the pairs of first keys that
+// share them (first keys j < k: 2048 x 2047 / 2 such pairs), and the leading
+// bits all first keys share. `done` is set last: the host waits on it.
 struct SampleCounts {
-  std::uint32_t ascending = 0, descending = 0, distinct_tops = 0, shared_top_bits = 0, done = 0;
+  std::uint32_t ascending = 0, descending = 0, distinct_tops = 0, same_top_pairs = 0, first_same_pairs = 0,
+                shared_top_bits = 0, done = 0;
 };
 
 // Distinct top 16 bits among `keys` uniform keys: mean and standard deviation.
@@ -87,11 +97,19 @@ UniformTops uniform_tops(std::size_t keys, int key_bits);
 // How far above uniform keys' repeats a sample must be to say skewed: uniform
 // keys pass 4 standard deviations about once in 30000 samples.
 inline constexpr double kSkewedSds = 4.0;
+// Clustered: at least half the pairs' neighbours share their top 16 bits, and
+// 8 times as often as two keys from anywhere do. Keys drawn independently
+// share them as often either way, so an input that repeats few values
+// everywhere (few_unique:2) stays skewed.
+inline constexpr double kClusteredNeighbours = 0.5;
+inline constexpr double kClusteredOverAnywhere = 8.0;
 
 // The rule (docs/tune.md "Input classes"): presorted where at least half the
 // pairs differ and 90 % of those run one way; else narrow where the sampled
-// keys share their top 8 bits; else skewed where the repeats exceed what
-// uniform keys give by kSkewedSds standard deviations; else spread.
+// keys share their top 8 bits; else clustered where neighbours share their
+// top 16 bits, far more often than keys from anywhere; else skewed where the
+// repeats exceed
+// what uniform keys give by kSkewedSds standard deviations; else spread.
 InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_bits);
 
 // The same counts on the host: pairs holds 2 x count ordered key bits

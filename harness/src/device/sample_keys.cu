@@ -10,13 +10,18 @@ namespace sortbench {
 namespace {
 
 constexpr unsigned kCountThreads = 1024;
+constexpr int kFirstSlotBits = 13;
+constexpr unsigned kFirstSlots = 1u << kFirstSlotBits;
 
 template <class T>
 __global__ void __launch_bounds__(kCountThreads)
     count_sample_kernel(const T* __restrict__ keys, std::size_t n, SampleCounts* out) {
   constexpr int kBits = int(sizeof(T) * 8), kTopBits = kBits < 16 ? kBits : 16;
   __shared__ unsigned seen[(1u << kTopBits) / 32 + 1];
-  __shared__ unsigned up, down, distinct;
+  // Per hashed top-16-bit value, the first keys that had it so far: their
+  // pairs with a repeated value (hash collisions add about 2^-13 of them).
+  __shared__ unsigned first_count[kFirstSlots];
+  __shared__ unsigned up, down, distinct, first_same, same_top;
   __shared__ unsigned long long all_and, all_or;
   // Every load of the thread is issued before the first is used: one trip
   // to DRAM a sample, not one a pair, and it overlaps clearing the counters.
@@ -30,41 +35,52 @@ __global__ void __launch_bounds__(kCountThreads)
     second[k] = keys[i + 1];
   }
   for (unsigned i = threadIdx.x; i < sizeof(seen) / 4; i += kCountThreads) seen[i] = 0;
+  for (unsigned i = threadIdx.x; i < kFirstSlots; i += kCountThreads) first_count[i] = 0;
   if (threadIdx.x == 0) {
-    up = down = distinct = 0;
+    up = down = distinct = first_same = same_top = 0;
     all_and = ~0ull;
     all_or = 0;
   }
   __syncthreads();
-  unsigned u = 0, d = 0, fresh = 0;
+  auto top_of = [](T key) { return unsigned(std::uint64_t(KeyTraits<T>::ordered(key)) >> (kBits - kTopBits)); };
+  // Whether a top-16-bit value is new to the sample.
+  auto fresh = [&](unsigned top) {
+    const unsigned bit = 1u << (top & 31);
+    return unsigned((atomicOr(&seen[top >> 5], bit) & bit) == 0);
+  };
+  unsigned u = 0, d = 0, same = 0, fresh_first = 0, fresh_second = 0, same_first = 0;
   unsigned long long a_and = ~0ull, a_or = 0;
 #pragma unroll
   for (unsigned k = 0; k < kPerThread; ++k) {
     const auto a = KeyTraits<T>::ordered(first[k]), b = KeyTraits<T>::ordered(second[k]);
     u += a < b;
     d += b < a;
-    // Both keys of the pair count: places in strides are evenly spread, so
-    // the first keys of a monotone input (timestamps) fall in buckets of
-    // their own however few buckets it fills; its neighbours do not.
-    auto count_top = [&](std::uint64_t key) {
-      const unsigned top = unsigned(key >> (kBits - kTopBits)), bit = 1u << (top & 31);
-      fresh += (atomicOr(&seen[top >> 5], bit) & bit) == 0;
-    };
-    count_top(std::uint64_t(a));
-    count_top(std::uint64_t(b));
+    same += top_of(first[k]) == top_of(second[k]);
+    fresh_first += fresh(top_of(first[k]));
+    same_first += atomicAdd(&first_count[(top_of(first[k]) * 2654435761u) >> (32 - kFirstSlotBits)], 1u);
     a_and &= std::uint64_t(a);
     a_or |= std::uint64_t(a);
   }
+  __syncthreads();
+  // Then the second keys: places in strides are evenly spread, so the first
+  // keys of a monotone input (timestamps) fall in values of their own however
+  // few values it fills; their neighbours do not.
+#pragma unroll
+  for (unsigned k = 0; k < kPerThread; ++k) fresh_second += fresh(top_of(second[k]));
   atomicAnd(&all_and, a_and);
   atomicOr(&all_or, a_or);
   atomicAdd(&up, u);
   atomicAdd(&down, d);
-  atomicAdd(&distinct, fresh);
+  atomicAdd(&same_top, same);
+  atomicAdd(&first_same, same_first);
+  atomicAdd(&distinct, fresh_first + fresh_second);
   __syncthreads();
   if (threadIdx.x == 0) {
     out->ascending = up;
     out->descending = down;
     out->distinct_tops = distinct;
+    out->first_same_pairs = first_same;
+    out->same_top_pairs = same_top;
     out->shared_top_bits = shared_leading_bits(all_and, all_or, kBits);
     __threadfence_system();  // the counts reach the host before the flag
     *reinterpret_cast<volatile std::uint32_t*>(&out->done) = 1;
@@ -92,6 +108,8 @@ InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* ma
   counts.ascending = c->ascending;
   counts.descending = c->descending;
   counts.distinct_tops = c->distinct_tops;
+  counts.first_same_pairs = c->first_same_pairs;
+  counts.same_top_pairs = c->same_top_pairs;
   counts.shared_top_bits = c->shared_top_bits;
   return classify_counts(counts, kClassSamplePairs, bits);
 }
