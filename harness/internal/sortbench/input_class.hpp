@@ -108,8 +108,8 @@ inline constexpr double kClusteredOverAnywhere = 8.0;
 // pairs differ and 90 % of those run one way; else narrow where the sampled
 // keys share their top 8 bits; else clustered where neighbours share their
 // top 16 bits, far more often than keys from anywhere; else skewed where the
-// repeats exceed
-// what uniform keys give by kSkewedSds standard deviations; else spread.
+// repeats exceed what uniform keys give by kSkewedSds standard deviations;
+// else spread.
 InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_bits);
 
 // The same counts on the host: pairs holds 2 x count ordered key bits
