@@ -116,7 +116,36 @@ fi
 [ -z "$(ls -A)" ] || fail "dry run wrote files: $(ls -A)"
 cd ..
 
-# 6. Bad input: one line, exit 2, nothing written.
+# 6. A workload no variant can sort (a float distribution on integer keys, as
+# --key u32 over a space with an f32 sweep makes) is left out of its group,
+# said once, and the group is tuned on the rest; a group with nothing else says so.
+mkdir unsortable && cd unsortable
+cat > mixed.json <<'JSON'
+{"name": "mixed", "variants": ["fake.radix.rb8.*"], "strategy": {"name": "exhaustive"},
+ "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^20"], "distributions": ["uniform", "zipf"]},
+            {"keys": ["f32"], "values": ["none"], "sizes": ["2^20"], "distributions": ["uniform", "normal"]}]}
+JSON
+rc=0
+"$bin" tune --space mixed.json --fake-evaluator --key u32 --out m.json --best m-best.json --cache m.jsonl > out.txt 2> err.txt || rc=$?
+[ "$rc" -eq 0 ] || fail "tune with an unsortable workload exited $rc: $(cat out.txt err.txt)"
+grep -q '^sortbench tune: u32/none leaves out 1 workload no variant can sort (first: n=2^20 normal: distribution normal applies to float keys only' err.txt \
+  || fail "unsortable workload not named: $(cat err.txt)"
+grep -q '^  u32/none: fake\.radix\.rb8\.' out.txt || fail "u32/none not tuned on the sortable workloads: $(cat out.txt)"
+python3 - m.json <<'PY' || fail "m.json: an unsortable workload was measured"
+import json, sys
+assert not [r for r in json.load(open(sys.argv[1]))["results"] if r["distribution"] == "normal"]
+PY
+out=$(CUDA_VISIBLE_DEVICES= "$bin" tune --space mixed.json --fake-evaluator --key u32 --dry-run 2>&1)
+echo "$out" | grep -q '^u32/none: 2 workloads' || fail "dry run: the unsortable workload counted: $out"
+echo "$out" | grep -q '^  left out workload n=2^20 normal: distribution normal applies to float keys only' || fail "dry run: $out"
+rc=0
+"$bin" tune --space mixed.json --fake-evaluator --key u32 --dist normal --out n.json --best n-best.json --cache n.jsonl > out.txt 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "a tune with nothing sortable exited $rc, expected 1"
+grep -q '^  u32/none: no workload to score: no variant can sort any of its 1 (first: n=2^20 normal: ' out.txt \
+  || fail "nothing sortable: $(cat out.txt)"
+cd ..
+
+# 7. Bad input: one line, exit 2, nothing written.
 expect_bad() {
   local rc=0 err
   err=$("$bin" "$@" 2>&1 >/dev/null) || rc=$?

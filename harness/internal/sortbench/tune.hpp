@@ -176,6 +176,10 @@ struct Group {
   ValueType value = ValueType::none;
   Order order = Order::ascending;
   std::vector<Workload> workloads;  // ascending n
+  // Workloads no variant can sort (plan::workload_skip_reason: a
+  // distribution the key type does not take, ...), with why: left out of
+  // the group, since no point could be scored on every workload with them.
+  std::vector<std::pair<Workload, std::string>> unsortable;
   std::vector<Candidate> candidates;
   std::vector<PointResult> pruned;  // status skipped, with the reason
   // Candidates whose own check could not run (plan_groups with lenient_checks):

@@ -350,6 +350,11 @@ TunePlan plan_tune(const po::variables_map& vm, bool fake) {
 }
 
 // --dry-run: the groups, their points and pruned points, and an estimate of the time.
+// "n=2^24 normal: distribution normal applies to float keys only ..."
+std::string unsortable_text(const std::pair<Workload, std::string>& u) {
+  return "n=" + size_text(u.first.n) + " " + u.first.dist.name() + ": " + u.second;
+}
+
 int dry_run_tune(const TunePlan& t, const std::vector<Group>& groups, bool resources_checked) {
   const Space& space = t.space;
   std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
@@ -375,10 +380,7 @@ int dry_run_tune(const TunePlan& t, const std::vector<Group>& groups, bool resou
       std::cout << "\n";
     }
     for (const auto& p : g.pruned) std::cout << "  pruned " << p.variant << ": " << p.reason << "\n";
-    // The runner skips every point of such a workload, with this reason.
-    for (const auto& w : g.workloads)
-      if (const std::string why = plan::workload_skip_reason(w); !why.empty())
-        std::cout << "  skipped workload n=" << w.n << " " << w.dist.name() << ": " << why << "\n";
+    for (const auto& u : g.unsortable) std::cout << "  left out workload " << unsortable_text(u) << "\n";
     planned += planned_evaluations(space.strategy, g, space.baseline_labels.size());
     unchecked += g.unchecked.size();
   }
@@ -443,7 +445,7 @@ Measuring tune_evaluator(const TunePlan& t, const FakeOptions& fake, bool in_pro
 }
 
 // Each group's pick (or why none), and where the report and best.json went.
-bool print_outcomes(const TuneRun& run, const TunePlan& t, const std::string& prefix) {
+bool print_outcomes(const TuneRun& run, const TunePlan& t, const std::vector<Group>& groups, const std::string& prefix) {
   bool all_picked = true;
   std::cout << prefix << "strategy " << to_string(t.space.strategy.kind) << ": " << run.evaluations << " evaluations, "
             << run.cache_hits << " from the cache, " << duration_text(run.wall_s) << "\n";
@@ -454,7 +456,12 @@ bool print_outcomes(const TuneRun& run, const TunePlan& t, const std::string& pr
       continue;
     }
     if (o.ranking.empty()) {
-      std::cout << "no point ran on every workload\n";
+      const auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.name() == o.group; });
+      if (g != groups.end() && g->workloads.empty() && !g->unsortable.empty())
+        std::cout << "no workload to score: no variant can sort any of its " << g->unsortable.size() << " (first: "
+                  << unsortable_text(g->unsortable.front()) << ")\n";
+      else
+        std::cout << "no point ran on every workload\n";
       all_picked = false;
       continue;
     }
@@ -551,6 +558,11 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   if (t.shards > 1) std::cerr << ", shard " << t.shard << "/" << t.shards;
   std::cerr << "; cache " << cache_path << " (" << cache.loaded() << " entries" << (vm.count("fresh") ? ", ignored" : "")
             << ") -> " << out << "\n";
+  for (const auto& g : groups)
+    if (!g.unsortable.empty())
+      std::cerr << prefix << "sortbench tune: " << g.name() << " leaves out " << g.unsortable.size() << " workload"
+                << (g.unsortable.size() == 1 ? "" : "s") << " no variant can sort (first: "
+                << unsortable_text(g.unsortable.front()) << ")\n";
   if (resources) {
     const auto& undeclared = resources->undeclared();
     if (!undeclared.empty())
@@ -597,7 +609,7 @@ int cmd_tune(const std::vector<std::string>& args, const std::string& command_li
   }
   writes.commit();
   if (t.shards == 1) print_time_pick_differences(best, prefix);
-  const bool all_picked = print_outcomes(run, t, prefix);
+  const bool all_picked = print_outcomes(run, t, groups, prefix);
   std::cout << prefix << "report: " << out << "\n";
   if (t.shards == 1) std::cout << prefix << "best: " << best_path << "\n";
   return all_picked ? 0 : 1;

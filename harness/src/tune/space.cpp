@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sortbench/family_space.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/tune.hpp"
 
 namespace sortbench::tune {
@@ -312,7 +313,7 @@ std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantIn
   auto group_for = [&](KeyType k, ValueType v, Order o) -> Group& {
     for (auto& g : groups)
       if (g.key == k && g.value == v && g.order == o) return g;
-    groups.push_back(Group{k, v, o, {}, {}, {}});
+    groups.push_back(Group{k, v, o, {}, {}, {}, {}});
     return groups.back();
   };
   for (const auto& a : s.sweep.sweeps)
@@ -325,7 +326,12 @@ std::vector<Group> plan_groups(const Space& s, const std::vector<const VariantIn
               Workload w{k, val, o, n, d, s.sweep.seed};
               bool dup = false;
               for (const auto& x : g.workloads) dup |= x.n == n && x.dist.name() == d.name();
-              if (!dup) g.workloads.push_back(w);
+              for (const auto& [x, why] : g.unsortable) dup |= x.n == n && x.dist.name() == d.name();
+              if (dup) continue;
+              if (std::string why = plan::workload_skip_reason(w); !why.empty())
+                g.unsortable.emplace_back(w, std::move(why));
+              else
+                g.workloads.push_back(w);
             }
         }
   for (auto& g : groups) {
