@@ -118,7 +118,8 @@ cd ..
 
 # 6. A workload no variant can sort (a float distribution on integer keys, as
 # --key u32 over a space with an f32 sweep makes) is left out of its group,
-# said once, and the group is tuned on the rest; a group with nothing else says so.
+# said once, and the group is tuned on the rest; a group with nothing else says
+# so. --groups picks groups of the space with their own sweeps instead.
 mkdir unsortable && cd unsortable
 cat > mixed.json <<'JSON'
 {"name": "mixed", "variants": ["fake.radix.rb8.*"], "strategy": {"name": "exhaustive"},
@@ -143,6 +144,16 @@ rc=0
 [ "$rc" -eq 1 ] || fail "a tune with nothing sortable exited $rc, expected 1"
 grep -q '^  u32/none: no workload to score: no variant can sort any of its 1 (first: n=2^20 normal: ' out.txt \
   || fail "nothing sortable: $(cat out.txt)"
+# --groups tunes the groups it names, each on its own sweep's distributions.
+rc=0
+"$bin" tune --space mixed.json --fake-evaluator --groups f32/none --out g.json --best g-best.json --cache g.jsonl > out.txt 2> err.txt || rc=$?
+[ "$rc" -eq 0 ] || fail "tune --groups f32/none exited $rc: $(cat out.txt err.txt)"
+! grep -q 'leaves out' err.txt || fail "--groups f32/none left out a workload: $(cat err.txt)"
+python3 - g.json <<'PY' || fail "g.json: --groups f32/none measured other groups or distributions"
+import json, sys
+seen = {(r["key"], r["value"], r["distribution"]) for r in json.load(open(sys.argv[1]))["results"]}
+assert seen == {("f32", "none", "uniform"), ("f32", "none", "normal")}, seen
+PY
 cd ..
 
 # 7. Bad input: one line, exit 2, nothing written.

@@ -78,6 +78,40 @@ class LineProgress : public Progress {
   bool dirty_ = false;
 };
 
+// --groups KEY/VALUE,...: the space's sweeps narrowed to those key and value
+// types, each with its own sizes, distributions and orders (--key and
+// --values replace every sweep's types instead).
+void select_groups(Space& s, const std::string& spec, const std::string& space_file) {
+  std::vector<SweepAxes> kept;
+  std::vector<std::string> all;  // the space's groups, for the message
+  for (const auto& a : s.sweep.sweeps)
+    for (auto k : a.keys)
+      for (auto v : a.values)
+        if (const std::string g = to_string(k) + "/" + to_string(v); std::find(all.begin(), all.end(), g) == all.end())
+          all.push_back(g);
+  for (const auto& g : split_list(spec, "--groups")) {
+    const auto slash = g.find('/');
+    const auto k = parse_key_type(g.substr(0, slash));
+    const auto v = slash == std::string::npos ? std::nullopt : parse_value_type(g.substr(slash + 1));
+    if (!k || !v) throw ConfigError("--groups: '" + g + "'; expected KEY/VALUE such as u32/none or u64/u32");
+    bool found = false;
+    for (const auto& a : s.sweep.sweeps)
+      if (std::count(a.keys.begin(), a.keys.end(), *k) && std::count(a.values.begin(), a.values.end(), *v)) {
+        SweepAxes one = a;
+        one.keys = {*k};
+        one.values = {*v};
+        kept.push_back(one);
+        found = true;
+      }
+    if (!found) {
+      std::string its;
+      for (const auto& x : all) its += (its.empty() ? "" : ", ") + x;
+      throw ConfigError("--groups: " + g + " is not a group of " + space_file + " (its groups: " + its + ")");
+    }
+  }
+  s.sweep.sweeps = std::move(kept);
+}
+
 void apply_axes(Space& s, const po::variables_map& vm) {
   apply_sweep_axes(s.sweep, vm);
   if (vm.count("strategy")) {
@@ -192,7 +226,10 @@ po::options_description tune_flags() {
       "keep-fraction", po::value<std::string>(), "halving: fraction promoted to the next size (default 1/3)")(
       "variants", po::value<std::string>(), "label globs (replace the space's)")(
       "n", po::value<std::string>(), "sizes (replace the space's)")("key", po::value<std::string>(), "key types")(
-      "values", po::value<std::string>(), "none,u32,u64")("dist", po::value<std::string>(), "distributions")(
+      "values", po::value<std::string>(), "none,u32,u64")(
+      "groups", po::value<std::string>(), "KEY/VALUE,...: tune only these groups of the space (u32/none,u32/u32), "
+                                          "each on its own sweeps' sizes and distributions")(
+      "dist", po::value<std::string>(), "distributions")(
       "seed", po::value<std::string>(), "workload seed (0 to 2^64-1)")("hot", "do not flush L2 before samples")(
       "budget", po::value<std::string>(), "per-point time budget in seconds (up to 3600)")(
       "energy-window", po::value<std::string>(), "seconds of back-to-back sorts per point for its energy from NVML "
@@ -221,6 +258,7 @@ Space tune_space(const po::variables_map& vm, std::string& space_file) {
   files::check_input(space_file, "--space", "tune space file");
   Space space = load_space_file(space_file);
   apply_axes(space, vm);
+  if (vm.count("groups")) select_groups(space, vm["groups"].as<std::string>(), space_file);
   if (vm.count("objective")) {
     const auto o = parse_objective(vm["objective"].as<std::string>());
     if (!o) throw ConfigError("--objective: '" + vm["objective"].as<std::string>() + "'; expected time, energy or edp");
