@@ -53,7 +53,7 @@ points=$("$bin" run --dry-run | tail -n 1)
 # 32 workloads x (7 families of ours, dispatch.sort among them, + 6 CUB calls + 2 Thrust calls); the lean
 # build compiles CUB's merge sort and Thrust's comparator sort for u32 and u64 keys first (two units).
 to_compile=2
-"$bin" --version | grep -q "^build .*full grid" && to_compile=0
+grep -q "^build .*full grid" <<<"$("$bin" --version)" && to_compile=0
 case "$points" in
   "dry run: 480 points: "*", est. measuring <= "*" s budget + 1.2 s energy window)), $to_compile to compile"*) ;;
   *) echo "FAIL: run --dry-run of the default sweep: '$points' (wanted 480 points)"; fails=$((fails + 1)) ;;
@@ -83,7 +83,7 @@ assert b["cccl_version"].count(".") == 2 and b["cuda_architectures"], b' "$versi
 
 # info with no GPU visible: the build, then what is missing (no NVIDIA driver,
 # or a driver that finds no GPU), exit 1; --json says the same as an object.
-if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then missing="no GPU"; else missing="no NVIDIA driver"; fi
+if grep -q 'libcuda\.so\.1 ' <<<"$(ldconfig -p 2>/dev/null)"; then missing="no GPU"; else missing="no NVIDIA driver"; fi
 out=$(CUDA_VISIBLE_DEVICES= "$bin" info 2>"$tmp/info.err")
 rc=$?
 if [ "$rc" != 1 ] || [ "$(head -n 1 <<<"$out")" != "sortbench      $version" ] ||

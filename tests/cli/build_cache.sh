@@ -37,7 +37,7 @@ grep -q "2 points: 0 compiled in, 1 cached, 0 compiled, 0 failed to compile, 0 p
 # Library calls the lean build lacks (sortbench/library_calls.hpp): each key
 # type of a group is one unit, planned to compile, then found in the cache;
 # a run plans its points to measure, not to skip, and the unit loads as a plugin.
-if "$bin" --version | grep -q "^build .*lean"; then
+if grep -q "^build .*lean" <<<"$("$bin" --version)"; then
   out=$("$bin" build --variants 'cub.merge_sort.*,host.*' --key u8,i8 --jit-cache lc --dry-run 2>&1)
   grep -q "4 points: 0 compiled in, 0 cached, 0 compiled, 0 failed to compile, 0 pruned, 4 to compile" <<<"$out" ||
     fail "library calls dry run: $out"

@@ -75,8 +75,8 @@ grep -q '"plugin_sha256"' c1.jsonl || fail "the measurement cache's keys do not 
 # A second run compiles nothing; the failures are remembered.
 tune 2
 counts 2 0 6 3 3
-"$bin" tune --space space.json --fake-evaluator --jit-cache jc --dry-run 2>&1 | grep -q "0 compiled, 3 failed to compile, 3 pruned;" ||
-  fail "dry run after the build does not see the cache"
+out=$("$bin" tune --space space.json --fake-evaluator --jit-cache jc --dry-run 2>&1) || fail "dry run after the build exited $?: $out"
+grep -q "0 compiled, 3 failed to compile, 3 pruned;" <<<"$out" || fail "dry run after the build does not see the cache"
 # run --dry-run: a pruned label is a skipped point with its constraint; a label
 # to build is estimated from the 6 compiles the cache recorded.
 "$bin" run --isolate --fake-evaluator --variants fake.ondemand.rb5.ipt8.tpb128,fake.ondemand.rb5.ipt16.tpb256 --key u32 \

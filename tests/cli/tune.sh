@@ -57,7 +57,7 @@ kill -9 "$pid"; wait "$pid" 2>/dev/null || true
 before=$(( $(wc -l < kill.jsonl) - 1 ))
 [ "$before" -ge 30 ] && [ "$before" -lt "$total" ] || fail "kill landed at $before of $total"
 out=$("$bin" tune --space space.json --fake-evaluator --out kill.json --best kill-best.json --cache kill.jsonl 2>/dev/null)
-echo "$out" | grep -q "from the cache" || fail "no cache summary"
+grep -q "from the cache" <<<"$out" || fail "no cache summary"
 measured=$(echo "$out" | sed -n 's/^strategy exhaustive: \([0-9]*\) evaluations, \([0-9]*\) from the cache.*/\1/p')
 hits=$(echo "$out" | sed -n 's/^strategy exhaustive: \([0-9]*\) evaluations, \([0-9]*\) from the cache.*/\2/p')
 [ "$hits" -ge "$((before - 1))" ] || fail "resume reused $hits of $before cached lines"
@@ -97,18 +97,18 @@ grep -q '^report: sortbench-out/fake-gpu/fake-exhaustive.json$' defaults/out.txt
 mkdir dry && cd dry
 out=$(CUDA_VISIBLE_DEVICES= "$bin" tune --space ../space.json --fake-evaluator --dry-run 2>&1) \
   || fail "fake dry run without a GPU exited $?: $out"
-echo "$out" | grep -q '^u32/none: 5 workloads, 26 points, 14 pruned' || fail "fake dry run: no u32/none group: $out"
-echo "$out" | grep -q '^  fake.radix.rb8.ipt8.tpb256' || fail "fake dry run: points not listed: $out"
+grep -q '^u32/none: 5 workloads, 26 points, 14 pruned' <<<"$out" || fail "fake dry run: no u32/none group: $out"
+grep -q '^  fake.radix.rb8.ipt8.tpb256' <<<"$out" || fail "fake dry run: points not listed: $out"
 # The real radix space, whose variants' own checks query the GPU (shared memory), when this build has them.
-if "$bin" list --variants 'radix.*' | grep -q '^radix\.'; then
+if grep -q '^radix\.' <<<"$("$bin" list --variants 'radix.*')"; then
   out=$(CUDA_VISIBLE_DEVICES= "$bin" tune --space "$src/configs/tune-radix.json" --dry-run 2>&1) \
     || fail "dry run of configs/tune-radix.json without a GPU exited $?: $out"
-  echo "$out" | grep -q '^dry run: no GPU queried' || fail "radix dry run: no GPU note: $out"
-  echo "$out" | grep -q '^u32/u32: .* points' || fail "radix dry run: no u32/u32 group: $out"
-  echo "$out" | grep -q '^  radix\.onesweep\.' || fail "radix dry run: no onesweep points: $out"
-  echo "$out" | grep -q '^  radix\.onesweep\..*  (own check needs the GPU; not run)$' || fail "radix dry run: own checks not marked: $out"
-  echo "$out" | grep -q 'evaluations at most' || fail "radix dry run: no total: $out"
-  echo "$out" | grep -q '^kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU$' \
+  grep -q '^dry run: no GPU queried' <<<"$out" || fail "radix dry run: no GPU note: $out"
+  grep -q '^u32/u32: .* points' <<<"$out" || fail "radix dry run: no u32/u32 group: $out"
+  grep -q '^  radix\.onesweep\.' <<<"$out" || fail "radix dry run: no onesweep points: $out"
+  grep -q '^  radix\.onesweep\..*  (own check needs the GPU; not run)$' <<<"$out" || fail "radix dry run: own checks not marked: $out"
+  grep -q 'evaluations at most' <<<"$out" || fail "radix dry run: no total: $out"
+  grep -q '^kernel resources (registers, shared memory, resident blocks) not checked: that needs the GPU$' <<<"$out" \
     || fail "radix dry run: does not say resources were not checked: $out"
 else
   echo "note: this build has no radix variants; the dry run of configs/tune-radix.json was not run"
@@ -137,8 +137,8 @@ import json, sys
 assert not [r for r in json.load(open(sys.argv[1]))["results"] if r["distribution"] == "normal"]
 PY
 out=$(CUDA_VISIBLE_DEVICES= "$bin" tune --space mixed.json --fake-evaluator --key u32 --dry-run 2>&1)
-echo "$out" | grep -q '^u32/none: 2 workloads' || fail "dry run: the unsortable workload counted: $out"
-echo "$out" | grep -q '^  left out workload n=2^20 normal: distribution normal applies to float keys only' || fail "dry run: $out"
+grep -q '^u32/none: 2 workloads' <<<"$out" || fail "dry run: the unsortable workload counted: $out"
+grep -q '^  left out workload n=2^20 normal: distribution normal applies to float keys only' <<<"$out" || fail "dry run: $out"
 rc=0
 "$bin" tune --space mixed.json --fake-evaluator --key u32 --dist normal --out n.json --best n-best.json --cache n.jsonl > out.txt 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || fail "a tune with nothing sortable exited $rc, expected 1"
