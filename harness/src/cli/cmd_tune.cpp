@@ -387,12 +387,12 @@ TunePlan plan_tune(const po::variables_map& vm, bool fake) {
   return t;
 }
 
-// --dry-run: the groups, their points and pruned points, and an estimate of the time.
 // "n=2^24 normal: distribution normal applies to float keys only ..."
 std::string unsortable_text(const std::pair<Workload, std::string>& u) {
   return "n=" + size_text(u.first.n) + " " + u.first.dist.name() + ": " + u.second;
 }
 
+// --dry-run: the groups, their points and pruned points, and an estimate of the time.
 int dry_run_tune(const TunePlan& t, const std::vector<Group>& groups, bool resources_checked) {
   const Space& space = t.space;
   std::cout << "dry run: no GPU queried; GPU model and cache key unknown\n";
