@@ -401,23 +401,35 @@ PointResult measured(const std::string& label, const std::string& distribution, 
   return r;
 }
 
+using MsByDistribution = std::map<std::string, std::map<std::string, double>>;
+
+// three_class_space's workloads as results: each label's median per
+// distribution (ms), the distribution's class from kClassOf, every sort
+// paying sample_us (-1: not measured), speedups computed.
+std::vector<PointResult> class_results(const MsByDistribution& ms, const tune::Space& s, double sample_us = -1) {
+  std::vector<PointResult> results;
+  for (const auto& [label, by_dist] : ms)
+    for (const auto& [d, t] : by_dist) {
+      results.push_back(measured(label, d, kClassOf.at(d), t));
+      results.back().sample_us = sample_us;
+    }
+  compute_speedups(results, s.baseline_labels);
+  return results;
+}
+
 }  // namespace realistic_test
 using namespace realistic_test;
 
 TEST(TuneByClass, APickPerClassAndNoneThatLosesInItsClass) {
   tune::register_fake_variants();
   const tune::Space s = three_class_space();
-  const auto& cls = kClassOf;
   // fake.a: fastest on uniform and zipf keys, slower than the library on sorted ones.
-  const std::map<std::string, std::map<std::string, double>> ms = {
+  const MsByDistribution ms = {
       {"cub.radix_sort.off32", {{"uniform", 1.0}, {"sorted", 1.0}, {"zipf", 1.0}}},
       {"cub.radix_sort.off64", {{"uniform", 1.1}, {"sorted", 1.1}, {"zipf", 1.1}}},
       {"fake.a", {{"uniform", 0.5}, {"sorted", 1.2}, {"zipf", 0.7}}},
       {"fake.b", {{"uniform", 0.8}, {"sorted", 0.9}, {"zipf", 0.9}}}};
-  std::vector<PointResult> results;
-  for (const auto& [label, by_dist] : ms)
-    for (const auto& [d, t] : by_dist) results.push_back(measured(label, d, cls.at(d), t));
-  compute_speedups(results, s.baseline_labels);
+  std::vector<PointResult> results = class_results(ms, s);
   const json best = tune::best_json(results, s, {{"model", "fake-gpu"}}, {});
   EXPECT_EQ(best["schema_version"], 3);
   std::map<std::string, json> by_class;
@@ -468,21 +480,13 @@ TEST(TuneByClass, APickPerClassAndNoneThatLosesInItsClass) {
 TEST(TuneByClass, OnePickWhereTheSampleCostsMoreThanTheClassPicksGain) {
   tune::register_fake_variants();
   const tune::Space s = three_class_space();
-  const auto& cls = kClassOf;
   // fake.b is the presorted pick (0.9 against 0.95); fake.a the pick over all.
-  const std::map<std::string, std::map<std::string, double>> ms = {
+  const MsByDistribution ms = {
       {"cub.radix_sort.off32", {{"uniform", 1.0}, {"sorted", 1.0}, {"zipf", 1.0}}},
       {"fake.a", {{"uniform", 0.5}, {"sorted", 0.95}, {"zipf", 0.7}}},
       {"fake.b", {{"uniform", 0.8}, {"sorted", 0.9}, {"zipf", 0.9}}}};
   auto tuned = [&](double sample_us) {
-    std::vector<PointResult> results;
-    for (const auto& [label, by_dist] : ms)
-      for (const auto& [d, t] : by_dist) {
-        results.push_back(measured(label, d, cls.at(d), t));
-        results.back().sample_us = sample_us;
-      }
-    compute_speedups(results, s.baseline_labels);
-    return tune::best_json(results, s, {{"model", "fake-gpu"}}, {});
+    return tune::best_json(class_results(ms, s, sample_us), s, {{"model", "fake-gpu"}}, {});
   };
   // A free sample: the class picks (geomean 1.48x against 1.44x).
   const json free_sample = tuned(0);
