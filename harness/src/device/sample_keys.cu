@@ -43,8 +43,14 @@ __global__ void __launch_bounds__(kCountThreads)
   }
   __syncthreads();
   auto top_of = [](T key) { return unsigned(std::uint64_t(KeyTraits<T>::ordered(key)) >> (kBits - kTopBits)); };
-  // Whether a top-16-bit value is new to the sample.
-  auto fresh = [&](unsigned top) {
+  // Skewed keys give many lanes of a warp one top value, and shared-memory
+  // atomics on one address serialise: one lane per value of the warp (the
+  // lowest) speaks for its peers.
+  const unsigned lane = threadIdx.x % 32;
+  // 1 where a top-16-bit value is new to the sample, for the lowest lane
+  // holding it; 0 for its peers, whose value is then no longer new.
+  auto fresh = [&](unsigned top, unsigned peers) {
+    if (__ffs(peers) - 1 != int(lane)) return 0u;
     const unsigned bit = 1u << (top & 31);
     return unsigned((atomicOr(&seen[top >> 5], bit) & bit) == 0);
   };
@@ -55,9 +61,18 @@ __global__ void __launch_bounds__(kCountThreads)
     const auto a = KeyTraits<T>::ordered(first[k]), b = KeyTraits<T>::ordered(second[k]);
     u += a < b;
     d += b < a;
-    same += top_of(first[k]) == top_of(second[k]);
-    fresh_first += fresh(top_of(first[k]));
-    same_first += atomicAdd(&first_count[(top_of(first[k]) * 2654435761u) >> (32 - kFirstSlotBits)], 1u);
+    const unsigned top = top_of(first[k]);
+    same += top == top_of(second[k]);
+    const unsigned peers = __match_any_sync(~0u, top);
+    fresh_first += fresh(top, peers);
+    // Each first key counts the first keys its slot held before it: the
+    // slot's m keys give m (m - 1) / 2 in any order, so the lowest peer adds
+    // its c peers' share at once.
+    if (__ffs(peers) - 1 == int(lane)) {
+      const unsigned c = __popc(peers);
+      const unsigned before = atomicAdd(&first_count[(top * 2654435761u) >> (32 - kFirstSlotBits)], c);
+      same_first += c * before + c * (c - 1) / 2;
+    }
     a_and &= std::uint64_t(a);
     a_or |= std::uint64_t(a);
   }
@@ -66,14 +81,27 @@ __global__ void __launch_bounds__(kCountThreads)
   // keys of a monotone input (timestamps) fall in values of their own however
   // few values it fills; their neighbours do not.
 #pragma unroll
-  for (unsigned k = 0; k < kPerThread; ++k) fresh_second += fresh(top_of(second[k]));
-  atomicAnd(&all_and, a_and);
-  atomicOr(&all_or, a_or);
-  atomicAdd(&up, u);
-  atomicAdd(&down, d);
-  atomicAdd(&same_top, same);
-  atomicAdd(&first_same, same_first);
-  atomicAdd(&distinct, fresh_first + fresh_second);
+  for (unsigned k = 0; k < kPerThread; ++k) {
+    const unsigned top = top_of(second[k]);
+    fresh_second += fresh(top, __match_any_sync(~0u, top));
+  }
+  // One atomic a warp for the block's totals, not one a thread.
+  const unsigned and_lo = __reduce_and_sync(~0u, unsigned(a_and)), and_hi = __reduce_and_sync(~0u, unsigned(a_and >> 32));
+  const unsigned or_lo = __reduce_or_sync(~0u, unsigned(a_or)), or_hi = __reduce_or_sync(~0u, unsigned(a_or >> 32));
+  u = __reduce_add_sync(~0u, u);
+  d = __reduce_add_sync(~0u, d);
+  same = __reduce_add_sync(~0u, same);
+  same_first = __reduce_add_sync(~0u, same_first);
+  const unsigned fresh_all = __reduce_add_sync(~0u, fresh_first + fresh_second);
+  if (lane == 0) {
+    atomicAnd(&all_and, (static_cast<unsigned long long>(and_hi) << 32) | and_lo);
+    atomicOr(&all_or, (static_cast<unsigned long long>(or_hi) << 32) | or_lo);
+    atomicAdd(&up, u);
+    atomicAdd(&down, d);
+    atomicAdd(&same_top, same);
+    atomicAdd(&first_same, same_first);
+    atomicAdd(&distinct, fresh_all);
+  }
   __syncthreads();
   if (threadIdx.x == 0) {
     out->ascending = up;
