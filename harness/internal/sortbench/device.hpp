@@ -86,13 +86,14 @@ void generate_key_range(const Workload& w, std::size_t first, std::size_t count,
 void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t s, std::size_t first = 0);
 
 // The dispatch's look at the keys (sortbench/input_class.hpp): count_sample
-// enqueues one block that counts kClassSamplePairs adjacent pairs of
+// enqueues one kernel that counts kClassSamplePairs adjacent pairs of
 // keys[0..n) into `counts` (host memory mapped for the device), setting its
 // `done` last; wait_for_sample spins on it (no stream synchronization) and
-// classifies the counts. n < 2: nothing.
+// classifies the counts. n < 2: nothing. One sample at a time per counts.
 struct MappedSampleCounts {
   SampleCounts* p = nullptr;    // the host's address
   SampleCounts* dev = nullptr;  // the device's
+  void* tables = nullptr;       // device memory the kernel counts in, zero between samples
   MappedSampleCounts();
   ~MappedSampleCounts();
   MappedSampleCounts(const MappedSampleCounts&) = delete;
