@@ -3,9 +3,9 @@
 // thread into tables in device memory; the last block to finish writes the
 // counts straight into host memory mapped for the device
 // (sortbench/device/mapped_flag.hpp) and clears the tables for the next
-// sample. One block of 1024 threads took 13.5 us on an H100: its lanes
-// computed their places and waited on their loads in turn, where 32 blocks
-// on 32 SMs read the same 4096 pairs in 4.5 us (docs/experiments/sample-cost.md).
+// sample. Blocks on many SMs compute their places and wait on their loads
+// side by side, where one block of 1024 threads took them in turn
+// (docs/experiments/sample-cost.md).
 #include "sortbench/device.hpp"
 #include "sortbench/device/key_traits.cuh"
 #include "sortbench/device/mapped_flag.hpp"
