@@ -186,14 +186,16 @@ TEST(SortDispatch, ClassOfGeneratedWorkloads) {
   EXPECT_EQ(cls("few_unique:2", KeyType::u32), "skewed");
 }
 
-// The GPU's counts of the sample (one lane for the peers of a warp that share
-// a top value) are the host's (input_features) over the same pairs, but the
-// first keys' repeats, which collisions in the GPU's 8192 hashed slots can
-// only raise, by about 2^-13 of the pairs' pairs.
+// The GPU's counts of the sample (16 blocks counting in tables the last one
+// reads and clears) are the host's (input_features) over the same pairs, but
+// the first keys' repeats, which collisions in the GPU's 8192 hashed slots
+// can only raise, by about 2^-13 of the pairs' pairs. Every sample counts in
+// the tables the one before left, so a table not cleared shows too.
 TEST(SortDispatch, SampleCountsAsTheHostDoes) {
   SORTBENCH_REQUIRE_GPU();
   const std::size_t n = (std::size_t(1) << 22) + 5;
   DevMem d(n * 8);
+  MappedSampleCounts counts;  // one for all: the tables a sample leaves must be clear
   for (KeyType k : {KeyType::u8, KeyType::u32, KeyType::u64})
     for (const char* name : {"uniform", "zipf", "few_unique:2", "few_unique:1000", "timestamps:8:64",
                              "hot_buckets:0.9:16", "sorted", "reverse", "range:0:1000000", "low_bits:12"}) {
@@ -201,7 +203,8 @@ TEST(SortDispatch, SampleCountsAsTheHostDoes) {
       const auto dist = parse_distribution(name, nullptr);
       if (!dist || !distribution_skip_reason(*dist, k).empty()) continue;
       generate_keys({k, ValueType::none, Order::ascending, n, *dist, 11}, d.p, 0);
-      const InputFeatures gpu = classify_keys(k, d.p, n, 0);
+      count_sample(k, d.p, n, counts, 0);
+      const InputFeatures gpu = wait_for_sample(k, n, counts.p, 0);
       const std::size_t bytes = key_bytes(k);
       std::vector<unsigned char> host(n * bytes);
       cuda_check(cudaMemcpy(host.data(), d.p, host.size(), cudaMemcpyDeviceToHost), "keys to the host");

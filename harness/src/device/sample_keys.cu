@@ -125,9 +125,15 @@ InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* ma
 MappedSampleCounts::MappedSampleCounts() {
   cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&p), sizeof(SampleCounts), cudaHostAllocMapped),
              "mapped sample counts");
-  dev = mapped_device_pointer(p, "mapped sample counts");
-  cuda_check(cudaMalloc(&tables, sizeof(SampleTables)), "sample tables");
-  cuda_check(cudaMemset(tables, 0, sizeof(SampleTables)), "sample tables");
+  try {
+    dev = mapped_device_pointer(p, "mapped sample counts");
+    cuda_check(cudaMalloc(&tables, sizeof(SampleTables)), "sample tables");
+    cuda_check(cudaMemset(tables, 0, sizeof(SampleTables)), "sample tables");
+  } catch (...) {
+    cudaFree(tables);
+    cudaFreeHost(p);
+    throw;
+  }
 }
 MappedSampleCounts::~MappedSampleCounts() {
   cudaFree(tables);
