@@ -238,6 +238,16 @@ bool compiled_in(const std::string& label) {
   return from && from->name != kOnDemandPluginName;
 }
 
+// The binary holds the point, but not at every key type asked for: the lean
+// build compiles a point only at the key widths best.json picks it for. Built
+// on demand for all of them, the build replaces it (its placeholder stands
+// in until then).
+bool held_at_other_widths(const std::string& label, const PointTypes& types) {
+  const VariantInfo* v = Registry::instance().find(label);
+  return v && v->plugin.empty() &&
+         std::any_of(types.keys.begin(), types.keys.end(), [&](KeyType k) { return !v->supports_key(k); });
+}
+
 }  // namespace
 
 Limits limits_of(const SmLimits& sm) {
@@ -382,7 +392,8 @@ std::vector<Planned> plan_space(const std::vector<std::string>& patterns, const 
     while (true) {
       for (std::size_t i = 0; i < at.size(); ++i) p[i] = values[i][at[i]];
       Planned x{s.label(p), &s, p, s.why_not(p, types, limits.smem_per_block, limits.smem_per_sm, limits.threads_per_sm)};
-      x.compiled_in = compiled_in(x.label);
+      x.replaces = held_at_other_widths(x.label, types) && x.pruned.empty();
+      x.compiled_in = compiled_in(x.label) && !x.replaces;
       out.push_back(std::move(x));
       std::size_t i = at.size();
       while (i > 0 && ++at[i - 1] == values[i - 1].size()) at[--i] = 0;
@@ -399,11 +410,14 @@ std::vector<Planned> plan_space(const std::vector<std::string>& patterns, const 
 std::vector<Planned> plan_labels(const std::vector<std::string>& labels, const PointTypes& types, const Limits& limits) {
   std::vector<Planned> out;
   for (const auto& l : labels) {
-    if (l.find_first_of("*?") != std::string::npos || in_registry(l)) continue;
+    if (l.find_first_of("*?") != std::string::npos || (in_registry(l) && !held_at_other_widths(l, types))) continue;
     const FamilySpace* s = family_space_of(l);
     if (!s) continue;
-    if (auto p = s->parse_label(l))
-      out.push_back({l, s, *p, s->why_not(*p, types, limits.smem_per_block, limits.smem_per_sm, limits.threads_per_sm), false});
+    if (auto p = s->parse_label(l)) {
+      Planned x{l, s, *p, s->why_not(*p, types, limits.smem_per_block, limits.smem_per_sm, limits.threads_per_sm)};
+      x.replaces = in_registry(l);
+      if (x.pruned.empty() || !x.replaces) out.push_back(std::move(x));
+    }
   }
   return out;
 }
@@ -525,7 +539,8 @@ void register_placeholders(const std::vector<Planned>& points) {
       library_calls::mark_pending(p.group->name, p.key);
       continue;
     }
-    if (p.compiled_in || in_registry(p.label)) continue;
+    if (p.compiled_in || (in_registry(p.label) && !p.replaces)) continue;
+    Registry::instance().remove(p.label);
     register_stub(p, p.pruned, p.pruned.empty());
   }
 }

@@ -136,6 +136,43 @@ TEST(FamilySpace, ExactLabelsPlanOnlyPointsTheBinaryLacks) {
   EXPECT_EQ(p[0].point, (SpacePoint{2, 8}));
 }
 
+// The lean build holds some points at the key widths best.json picks them for
+// only: asked for another key type, such a point is built on demand at every
+// key type asked for, and a placeholder stands in for it until then.
+TEST(FamilySpace, APointHeldAtOtherKeyWidthsIsBuiltOnDemand) {
+  space();
+  const std::string label = "spacetest.m.a1.b8";
+  VariantInfo held;
+  held.label = label;
+  held.family = "spacetest";
+  held.key_types = {KeyType::u64};
+  held.bytes_per_key = [](const Problem&) { return 0.0; };
+  held.make = [](const Problem&) -> std::unique_ptr<Instance> { return nullptr; };
+  Registry::instance().add(held);
+  const on_demand::Limits lim;
+  const PointTypes u64{{KeyType::u64}, {ValueType::none}}, both{{KeyType::u32, KeyType::u64}, {ValueType::none}};
+  EXPECT_TRUE(on_demand::plan_labels({label}, u64, lim).empty());
+  auto planned = on_demand::plan_labels({label}, both, lim);
+  ASSERT_EQ(planned.size(), 1u);
+  EXPECT_TRUE(planned[0].replaces);
+  EXPECT_FALSE(planned[0].compiled_in);
+  for (const auto& p : on_demand::plan_space({"spacetest.m.*"}, {}, u64, lim, "w", 1000))
+    if (p.label == label) EXPECT_TRUE(p.compiled_in && !p.replaces);
+  bool seen = false;
+  for (const auto& p : on_demand::plan_space({"spacetest.m.*"}, {}, both, lim, "w", 1000))
+    if (p.label == label) {
+      seen = true;
+      EXPECT_TRUE(!p.compiled_in && p.replaces);
+    }
+  EXPECT_TRUE(seen);
+  on_demand::register_placeholders(planned);
+  const VariantInfo* stand_in = Registry::instance().find(label);
+  ASSERT_NE(stand_in, nullptr);
+  EXPECT_TRUE(stand_in->supports_key(KeyType::u32));
+  EXPECT_NE(stand_in->description.find("built when the sweep runs"), std::string::npos) << stand_in->description;
+  Registry::instance().remove(label);
+}
+
 TEST(OnDemandCache, KeysFollowTheSourceAndTheArchitecture) {
   const std::string a = on_demand::cache_key("// point a\n", "90");
   EXPECT_EQ(a.size(), 64u);

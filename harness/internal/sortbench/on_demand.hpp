@@ -62,6 +62,7 @@ struct Planned {
   SpacePoint point;
   std::string pruned;        // why it cannot run (constraints); empty if it can
   bool compiled_in = false;  // the binary holds it already
+  bool replaces = false;     // the binary holds it at other key widths only: the build replaces it
   const LibraryCallGroup* group = nullptr;
   KeyType key = KeyType::u32;
 };
