@@ -215,8 +215,9 @@ TEST(SortDispatch, SampleCountsAsTheHostDoes) {
       };
       std::vector<std::uint64_t> pairs;
       for (std::size_t j = 0; j < kClassSamplePairs; ++j) {
-        pairs.push_back(key_at(sample_position(j, n)));
-        pairs.push_back(key_at(sample_position(j, n) + 1));
+        const std::size_t i = sample_position(j, n);
+        pairs.push_back(key_at(i));
+        pairs.push_back(key_at(i + 1));
       }
       const InputFeatures cpu = input_features(pairs.data(), kClassSamplePairs, int(bytes * 8));
       EXPECT_EQ(gpu.ascending, cpu.ascending);

@@ -101,7 +101,7 @@ struct MappedSampleCounts {
 };
 void count_sample(KeyType key, const void* keys, std::size_t n, const MappedSampleCounts& counts, cudaStream_t s);
 InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* mapped, cudaStream_t s);
-// Both, with counts of its own (untimed uses: the runner's record of a workload's class).
+// Both, with counts of its own (untimed, one-off uses: tests).
 InputFeatures classify_keys(KeyType key, const void* keys, std::size_t n, cudaStream_t s);
 
 // Checks d_out (and d_out_values, the original indices as p.value, for pairs) against

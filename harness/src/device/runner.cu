@@ -82,9 +82,14 @@ struct Runner::State {
   std::vector<char> host_pristine_keys, host_keys_in, host_keys_out;
   std::vector<char> host_pristine_values, host_values_in, host_values_out;
   bool host_copy_ready = false;
-  std::string input_class;  // the prepared workload's (classify_keys)
+  std::string input_class;  // the prepared workload's, as the dispatch's sample sees it
   double sample_us = -1;    // the prepared workload's (sample_cost_us)
-  std::unique_ptr<MappedSampleCounts> sample_counts;  // sample_cost_us's, made once on this runner's GPU
+  // The workload's class and sample_cost_us count in it: made once on this runner's GPU.
+  std::unique_ptr<MappedSampleCounts> sample_counts;
+  MappedSampleCounts& counts() {
+    if (!sample_counts) sample_counts = std::make_unique<MappedSampleCounts>();
+    return *sample_counts;
+  }
   energy::Counter counter;  // this GPU's (info.energy_missing says why it cannot be read)
   // One input restore's energy on the prepared workload, measured once; why not where it failed.
   double restore_joules = -1;
@@ -156,7 +161,8 @@ std::string Runner::prepare(const Workload& w) {
     generate_keys(w, s.pristine_keys.p, s.stream);
     fill_index_values(s.pristine_values.p, w.value, w.n, s.stream);
     cuda_check(cudaStreamSynchronize(s.stream), "workload generation");
-    s.input_class = to_string(classify_keys(w.key, s.pristine_keys.p, w.n, s.stream).cls);
+    count_sample(w.key, s.pristine_keys.p, w.n, s.counts(), s.stream);
+    s.input_class = to_string(wait_for_sample(w.key, w.n, s.counts().p, s.stream).cls);
     s.sample_us = sample_cost_us();
   } catch (const CudaError&) {
     throw;
@@ -176,8 +182,7 @@ double Runner::sample_cost_us() {
   State& s = *st_;
   if (s.w.n < 2) return 0;
   constexpr int kSampleCostRuns = 15;
-  if (!s.sample_counts) s.sample_counts = std::make_unique<MappedSampleCounts>();
-  const MappedSampleCounts& counts = *s.sample_counts;
+  const MappedSampleCounts& counts = s.counts();
   auto median_us = [&](bool sampled) {
     std::vector<double> us;
     for (int i = 0; i < kSampleCostRuns; ++i) {
