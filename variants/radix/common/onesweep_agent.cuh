@@ -29,11 +29,12 @@ __device__ __forceinline__ void count_digits(unsigned* counts, Bits ranked, int 
 // Counts of pass p's digits go to hist[p * pass_stride + digit]; 64-bit, as
 // one digit may hold every key. One launch per portion adds to them. Passes
 // before first_pass are not counted (OnesweepInstance's first_pass): one
-// shared atomic a key per counted digit.
+// shared atomic a key per counted digit. *negative_zero becomes nonzero where
+// a float key is -0.0 (PassKeyCode::with_digit_kind).
 template <int RadixBits, class Bits>
 __global__ void __launch_bounds__(kHistThreads)
     histogram_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, unsigned long long* __restrict__ hist,
-                     unsigned pass_stride, int first_pass) {
+                     unsigned pass_stride, int first_pass, unsigned* __restrict__ negative_zero) {
   constexpr int kBins = 1 << RadixBits;
   constexpr int kPasses = radix_passes<Bits>(RadixBits);
   extern __shared__ unsigned counts[];  // [kPasses][kBins]
@@ -41,7 +42,11 @@ __global__ void __launch_bounds__(kHistThreads)
   __syncthreads();
   common::chain_wait();
   common::chain_release();
-  auto count = [&](Bits key) { count_digits<RadixBits>(counts, PassKeyCode<Bits>::ranked_bits(map, key), first_pass); };
+  bool saw_negative_zero = false;
+  auto count = [&](Bits key) {
+    count_digits<RadixBits>(counts, PassKeyCode<Bits>::ranked_bits(map, key), first_pass);
+    saw_negative_zero |= PassKeyCode<Bits>::is_negative_zero(map, key);
+  };
   // 16-byte loads, several in flight per thread: the kernel must stream the
   // keys at memory speed while the shared atomics keep up.
   using Vec = std::conditional_t<sizeof(Bits) == 4, uint4, ulonglong2>;
@@ -76,7 +81,7 @@ __global__ void __launch_bounds__(kHistThreads)
   const unsigned g = blockIdx.x * kHistThreads + threadIdx.x;
   if (g < head) count(keys[g]);
   for (unsigned t = head + nv * kPerVec + g; t < n; t += stride) count(keys[t]);
-  __syncthreads();
+  if (__syncthreads_or(saw_negative_zero) && threadIdx.x == 0) *negative_zero = 1;
   for (int j = threadIdx.x; j < kPasses * kBins; j += kHistThreads)
     if (counts[j]) atomicAdd(&hist[std::size_t(j / kBins) * pass_stride + j % kBins], (unsigned long long)counts[j]);
 }
@@ -374,12 +379,13 @@ __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s,
                                           const V* __restrict__ values_in, V* __restrict__ values_out, unsigned n,
                                           PassKeyCode<Bits> code, int shift,
                                           const unsigned long long* __restrict__ bin_start,
-                                          unsigned long long* __restrict__ next_start, unsigned* status) {
+                                          unsigned long long* __restrict__ next_start, unsigned* status,
+                                          bool negative_zero_possible) {
   auto tile_of = [&](auto full, auto digit_kind) {
     pass_tile_of<P, WrittenThisLaunch, decltype(full)::value, decltype(digit_kind)::value>(
         s, tile, tiles, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start, next_start, status);
   };
-  code.with_digit_kind([&](auto digit_kind) {
+  code.with_digit_kind(negative_zero_possible, [&](auto digit_kind) {
     if constexpr (kHasValues<V>) tile_of(std::false_type{}, digit_kind);
     else if (n - tile * P::kTile >= unsigned(P::kTile)) tile_of(std::true_type{}, digit_kind);
     else tile_of(std::false_type{}, digit_kind);
@@ -391,7 +397,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
                 V* __restrict__ values_out, unsigned n, PassKeyCode<Bits> code, int shift,
                 const unsigned long long* __restrict__ bin_start, unsigned long long* __restrict__ next_start,
-                unsigned* status, unsigned* tile_counter) {
+                unsigned* status, unsigned* tile_counter, const unsigned* __restrict__ negative_zero) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
   for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.warp_offset[0][0])[i] = 0;
@@ -401,8 +407,9 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   __syncthreads();
   // Tiles are numbered in the order they start, so every tile this one waits
   // for in the look-back is already running: no deadlock.
+  // After chain_wait: the histogram kernel, two launches back, has set it.
   pass_tile<P, false>(s, s.tile, gridDim.x, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start,
-                      next_start, status);
+                      next_start, status, *negative_zero != 0);
 }
 
 // Where pass `pass` of `passes` reads and writes in OnesweepInstance's
@@ -558,7 +565,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     const auto v = top_digit_first_io(pass, kPasses, values_in, values_out, values_alt);
     pass_tile<P, true>(s, t % tiles, tiles, k.src, k.dst, v.src, v.dst, n,
                        PassKeyCode<Bits>::of_pass(map, pass, first, kPasses - 1), pass * P::kRadixBits, sm.start,
-                       pass_counts + P::kBins, status + std::size_t(pass) * tiles * P::kBins);
+                       pass_counts + P::kBins, status + std::size_t(pass) * tiles * P::kBins, true);
     __syncthreads();  // the tile is written, and the next one may reuse shared memory
     if (threadIdx.x == 0) {
       __threadfence();

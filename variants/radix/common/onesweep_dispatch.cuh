@@ -56,6 +56,7 @@ class OnesweepInstance final : public Instance {
     // portions after it (64-bit); a tile counter per pass and portion; the
     // look-back words of every tile of every pass.
     // (TopDigitFirst: a ticket counter and a count of finished tiles per pass.)
+    // The histogram's flag of a -0.0 among float keys.
     cleared_ = std::size_t(passes_) * starts_stride() * 8 + counter_words() * 4 +
                std::size_t(passes_) * tiles_ * P::kBins * 4;
     cleared_off_ = layout_.add(cleared_);
@@ -131,7 +132,8 @@ class OnesweepInstance final : public Instance {
   // Portions hold whole tiles, fewer than 2^30 keys (30-bit look-back counts).
   static constexpr std::size_t kPortionKeys = ((std::size_t(1) << 30) - 1) / P::kTile * P::kTile;
   unsigned starts_stride() const { return (portions_ + 1) * unsigned(P::kBins); }
-  std::size_t counter_words() const { return TopDigitFirst ? 3 + passes_ : std::size_t(passes_) * portions_; }
+  // The last word: the negative-zero flag.
+  std::size_t counter_words() const { return (TopDigitFirst ? 3 + passes_ : std::size_t(passes_) * portions_) + 1; }
   template <class V>
   static auto pass_kernel_for() {
     if constexpr (TopDigitFirst) return onesweep_detail::top_digit_first_kernel<P, Bits, V>;
@@ -150,6 +152,7 @@ class OnesweepInstance final : public Instance {
     auto* valt = temp_at<V>(temp, alt_values_);
     auto* starts = temp_at<unsigned long long>(temp, cleared_off_);
     auto* counters = reinterpret_cast<unsigned*>(starts + std::size_t(passes_) * starts_stride());
+    unsigned* negative_zero = counters + counter_words() - 1;
     unsigned* status = counters + counter_words();
     cuda_check(cudaMemsetAsync(starts, 0, cleared_, s), "radix.onesweep: clear counters");
     if constexpr (TopDigitFirst) {
@@ -173,7 +176,7 @@ class OnesweepInstance final : public Instance {
     for (unsigned q = 0; q < portions_; ++q) {
       cuda_check(common::launch_chained(chained_, histogram_kernel<P::kRadixBits, Bits>, hist_blocks, kHistThreads,
                                         hist_smem(), s, kin + q * kPortionKeys, portion_keys(q), map, starts,
-                                        starts_stride(), first_pass_),
+                                        starts_stride(), first_pass_, negative_zero),
                  "radix.onesweep: histogram");
     }
     // The passes to run: all of them, or (skip_constant_digits_, one
@@ -219,7 +222,7 @@ class OnesweepInstance final : public Instance {
                 PassKeyCode<Bits>::of_pass(map, pass, run_passes.front(), run_passes.back()), pass * P::kRadixBits,
                 pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
                 status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
-                counters + std::size_t(pass) * portions_ + q),
+                counters + std::size_t(pass) * portions_ + q, negative_zero),
             "radix.onesweep: pass");
       }
     }
