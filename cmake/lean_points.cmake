@@ -11,7 +11,8 @@
 # PER_WIDTH, X(bytes, args) where bytes is the bit mask of the key widths in
 # bytes (1, 2, 4, 8) the label is picked for, and MACRO_<bits>(X) as X(args) per
 # width. Labels in EXCLUDE are registered by the family itself (its default);
-# ALWAYS adds points other variants build on (a top pass) at those key widths.
+# ALWAYS adds points at those key widths that other variants build on (a top
+# pass) or that a tune must be able to pick (the tune measures compiled-in points).
 # With PER_KEY, MACRO_KEYS_<bits>(X) is X(C++ key type) for each key type of
 # that width some matching label is picked for (a library call's instantiations
 # are per key type).

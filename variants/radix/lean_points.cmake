@@ -15,9 +15,17 @@ endfunction()
 # The default point (SORTBENCH_ONESWEEP_DEFAULT_POINT) is registered at every
 # width by onesweep.cu; radix.two_digit_msd_local_lsd runs its top passes and
 # its fallback sort at rb8.ipt19.tpb512.mb2 (TwoDigitMsdPolicy::TopPass).
+# Candidates of the realistic tune, which measures compiled-in points only:
+# 32-bit tiles whose share of a digit is not a multiple of 32 keys where
+# sorted keys (256 digits) or timestamps (32 digits) spread evenly over the
+# digits (31 x 512 and 31 x 384 for both, 30 x 512 for sorted keys, 23 x 384
+# for pairs). At 32 x 512 (64 keys a digit) a row's keys land in one
+# shared-memory bank (docs/experiments/realistic-data.md, run 32).
 sortbench_lean_family(SORTBENCH_LEAN_ONESWEEP "^radix\\.onesweep\\." sortbench_lean_onesweep PER_WIDTH
   EXCLUDE radix.onesweep.rb8.ipt22.tpb384.mb3 radix.onesweep.rb8.ipt22.tpb384.mb3.skip_constant_digits
-  ALWAYS radix.onesweep.rb8.ipt19.tpb512.mb2:32 radix.onesweep.rb8.ipt19.tpb512.mb2:64)
+  ALWAYS radix.onesweep.rb8.ipt19.tpb512.mb2:32 radix.onesweep.rb8.ipt19.tpb512.mb2:64
+         radix.onesweep.rb8.ipt31.tpb512.mb2:32 radix.onesweep.rb8.ipt30.tpb512.mb2:32
+         radix.onesweep.rb8.ipt31.tpb384.mb3:32 radix.onesweep.rb8.ipt23.tpb384.mb2:32)
 
 # radix.msd_local_lsd.rb8.ipt9.tpb256[.unrolled_passes][.top_ipt4.top_tpb512]
 #   -> 8, 9, 256[, true|false[, 4, 512]] (MsdLocalPolicy)

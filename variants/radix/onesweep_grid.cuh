@@ -11,7 +11,11 @@
 // keys once a keys-only tile holds no ranks through the ranking:
 // docs/experiments/issue15-steps.md), with ipt32 at three
 // 384-thread blocks per SM, the u32 keys' pick at entropy 0.201 on both GPUs
-// and at uniform on the H200 (docs/experiments/issue15-steps.md). Labels
+// and at uniform on the H200 (docs/experiments/issue15-steps.md), and 32-bit
+// tiles whose share of a digit is not a multiple of 32 keys where sorted keys
+// (256 digits) or timestamps (32 digits) spread evenly (31 x 512 and 31 x 384
+// for both, 30 x 512 for sorted keys, 23 x 384 for pairs), which keeps a
+// row's keys off one shared-memory bank (docs/experiments/realistic-data.md, run 32). Labels
 // that results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
 // space, 11-bit digits included (3 passes for 32-bit keys instead of 4, but
 // 8x the per-tile digit work; never the fastest on the H200, at 2^20 or at
@@ -36,6 +40,10 @@
   X(8, 19, 512, 2)                         \
   X(8, 32, 512, 2)                         \
   X(8, 32, 384, 3)                         \
+  X(8, 31, 512, 2)                         \
+  X(8, 30, 512, 2)                         \
+  X(8, 31, 384, 3)                         \
+  X(8, 23, 384, 2)                         \
   X(8, 8, 512, 2)
 
 #ifdef SORTBENCH_FULL_GRID
