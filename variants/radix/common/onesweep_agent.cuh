@@ -290,7 +290,7 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
       if (full || rank[j] < unsigned(valid)) s.u.keys[rank[j]] = key[j];
   } else {
     Rank::rank_each(s.warp_offset, digit, [&](int j, unsigned r) {
-      if (full || r < unsigned(valid)) s.u.keys[r] = key[j];
+      if (full || r < unsigned(valid)) s.u.keys[P::template slot<Bits, V>(r)] = key[j];
     });
   }
 
@@ -323,7 +323,7 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
     constexpr KeyKind K = decltype(kind)::value;
     auto scatter = [&](int k) {
       const unsigned i = k * T + threadIdx.x;
-      const Bits kk = s.u.keys[i];
+      const Bits kk = s.u.keys[P::template slot<Bits, V>(i)];
       const unsigned d = digit_of(kk);
       reinterpret_cast<Bits*>(s.bin_out[d])[i] = code.template decoded<K>(kk);
       if constexpr (kHasValues<V>) rank[k] |= d << 16;

@@ -23,6 +23,11 @@ struct OnesweepSpace {
     if (lw < 1 || lw > 32 || (lw & (lw - 1))) return "lookback_window not a power of two up to 32";
     return nullptr;
   }
+  // Elements of a keys-only tile's shared array with one padding element
+  // after every 128 bytes (OnesweepPolicy::slot).
+  static constexpr std::size_t padded_tile(std::size_t tile, std::size_t element_bytes) {
+    return tile + tile / (128 / element_bytes);
+  }
   // sizeof(OnesweepPolicy<...>::Smem<Bits, V>), for points not compiled yet
   // (value_bytes 0: keys only); the policy asserts the two agree.
   static constexpr std::size_t smem_bytes(int rb, int ipt, int tpb, std::size_t key_bytes, std::size_t value_bytes) {
@@ -31,7 +36,7 @@ struct OnesweepSpace {
     std::size_t align_u = 4;
     if (key_bytes > align_u) align_u = key_bytes;
     if (slot > align_u) align_u = slot;
-    const std::size_t u = tile * (slot > key_bytes ? slot : key_bytes);
+    const std::size_t u = value_bytes ? tile * (slot > key_bytes ? slot : key_bytes) : padded_tile(tile, key_bytes) * key_bytes;
     auto round_up = [](std::size_t x, std::size_t a) { return (x + a - 1) / a * a; };
     // The digit counters, the keys' and values' union, the 64-bit output
     // positions, the scan's warp sums and total, the tile id.
@@ -77,6 +82,20 @@ struct OnesweepPolicy {
   static SpacePoint point() { return {RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow}; }
   static Params params() { return space_params(OnesweepSpace::axes(), point()); }
 
+  // Where the key at tile position r sits in a keys-only tile's shared
+  // array: one padding element after every 128 bytes (32 banks). Where every
+  // digit gets the same share of a tile (sorted keys after the first pass,
+  // timestamps' top digit) and the share is a multiple of 32 words, the keys
+  // of a row, whose ranks within their digits advance together, would all
+  // go to one bank (docs/experiments/realistic-data.md, run 32). A warp's
+  // reads of consecutive positions stay in distinct banks. Pairs keep the
+  // plain index: the pass with values already holds a rank array, and the
+  // index spilled it (16 bytes at 512 x 19 with u32 values).
+  template <class Bits, class V>
+  __device__ __forceinline__ static unsigned slot(unsigned r) {
+    if constexpr (kHasValues<V>) return r;
+    else return r + r / unsigned(128 / sizeof(Bits));
+  }
   // V: the value type (NoValue for keys only).
   template <class Bits, class V>
   struct Smem {
@@ -86,7 +105,7 @@ struct OnesweepPolicy {
     // other warps still rank theirs.
     typename Rank::Counters warp_offset;
     union {
-      Bits keys[kTile];
+      Bits keys[kHasValues<V> ? kTile : OnesweepSpace::padded_tile(kTile, sizeof(Bits))];
       ValueSlot values[kTile];
     } u;
     // Address (as an integer) that local position 0 of each digit is written
