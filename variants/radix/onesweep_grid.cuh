@@ -14,9 +14,10 @@
 // and at uniform on the H200 (docs/experiments/issue15-steps.md), and 32-bit
 // tiles whose share of a digit is not a multiple of 32 keys where sorted keys
 // (256 digits) or timestamps (32 digits) spread evenly (31 x 512 and 31 x 384
-// for both, 30 x 512 for sorted keys, 23 x 384 for pairs), which keeps a
-// row's keys off one shared-memory bank (docs/experiments/realistic-data.md, run 32). Labels
-// that results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
+// for both, 30 x 512 for sorted keys, 23 x 384 for pairs), which kept a
+// row's keys off one shared-memory bank before keys-only tiles were padded
+// (docs/experiments/realistic-data.md, runs 32 and 33). Labels that
+// results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
 // space, 11-bit digits included (3 passes for 32-bit keys instead of 4, but
 // 8x the per-tile digit work; never the fastest on the H200, at 2^20 or at
 // 2^28: docs/experiments/issue15-steps.md).

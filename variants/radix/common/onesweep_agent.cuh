@@ -407,7 +407,8 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   __syncthreads();
   // Tiles are numbered in the order they start, so every tile this one waits
   // for in the look-back is already running: no deadlock.
-  // After chain_wait: the histogram kernel, two launches back, has set it.
+  // *negative_zero is read after chain_wait: the histogram kernel, two
+  // launches back, has set it.
   pass_tile<P, false>(s, s.tile, gridDim.x, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start,
                       next_start, status, *negative_zero != 0);
 }
