@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sortbench/device.hpp"
+#include "sortbench/device/key_traits.cuh"
 
 namespace sortbench::test {
 
@@ -33,6 +34,20 @@ std::vector<T> to_host(const void* d, std::size_t n) {
   std::vector<T> h(n);
   if (n) cuda_check(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "to host");
   return h;
+}
+
+// The first index where two device arrays of n keys differ: in their bits, or
+// (bitwise false) in their order, so that -0.0 and +0.0 are the same; n if
+// none.
+template <class T>
+std::size_t first_mismatch(const void* a, const void* b, std::size_t n, bool bitwise) {
+  const auto x = to_host<T>(a, n), y = to_host<T>(b, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool same = bitwise ? KeyTraits<T>::to_bits(x[i]) == KeyTraits<T>::to_bits(y[i])
+                              : KeyTraits<T>::ordered(x[i]) == KeyTraits<T>::ordered(y[i]);
+    if (!same) return i;
+  }
+  return n;
 }
 
 // Runs v once on the pristine input (device buffers) and leaves the result in

@@ -45,17 +45,6 @@ std::vector<std::size_t> sizes_for(const VariantInfo& v) {
   return out;
 }
 
-template <class T>
-std::size_t first_mismatch(const void* a, const void* b, std::size_t n, bool bitwise) {
-  const auto x = to_host<T>(a, n), y = to_host<T>(b, n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool same = bitwise ? KeyTraits<T>::to_bits(x[i]) == KeyTraits<T>::to_bits(y[i])
-                              : KeyTraits<T>::ordered(x[i]) == KeyTraits<T>::ordered(y[i]);
-    if (!same) return i;
-  }
-  return n;
-}
-
 class EveryVariant : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryVariant, ValidAndSameAsCub) {

@@ -45,14 +45,6 @@ std::vector<T> keys_with(Zeros z, std::size_t n, unsigned seed) {
   return k;
 }
 
-template <class T>
-std::size_t first_bit_mismatch(const void* a, const void* b, std::size_t n) {
-  const auto x = to_host<T>(a, n), y = to_host<T>(b, n);
-  for (std::size_t i = 0; i < n; ++i)
-    if (KeyTraits<T>::to_bits(x[i]) != KeyTraits<T>::to_bits(y[i])) return i;
-  return n;
-}
-
 class FloatZeros : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FloatZeros, NegativeZeroAnywhereSortsAsCubDoes) {
@@ -90,7 +82,7 @@ TEST_P(FloatZeros, NegativeZeroAnywhereSortsAsCubDoes) {
             ++ran;
             const Validation r = validate_sort(p, pristine.p, out.p, vout.p, true, s);
             const std::size_t bad = with_key_type(k, [&](auto tag) {
-              return first_bit_mismatch<typename decltype(tag)::type>(out.p, ref_out.p, n);
+              return first_mismatch<typename decltype(tag)::type>(out.p, ref_out.p, n, true);
             });
             const std::size_t vb = n * value_bytes(val);
             if (!r.ok()) ADD_FAILURE() << ctx << ": " << r.message;
