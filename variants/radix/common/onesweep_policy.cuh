@@ -23,10 +23,12 @@ struct OnesweepSpace {
     if (lw < 1 || lw > 32 || (lw & (lw - 1))) return "lookback_window not a power of two up to 32";
     return nullptr;
   }
-  // Elements of a keys-only tile's shared array with one padding element
-  // after every 128 bytes (OnesweepPolicy::slot).
+  // Elements of a keys-only tile between two padding elements: 128 bytes,
+  // one row of the 32 banks (OnesweepPolicy::slot).
+  static constexpr unsigned padding_period(std::size_t element_bytes) { return unsigned(128 / element_bytes); }
+  // Elements of a keys-only tile's shared array with its padding.
   static constexpr std::size_t padded_tile(std::size_t tile, std::size_t element_bytes) {
-    return tile + tile / (128 / element_bytes);
+    return tile + tile / padding_period(element_bytes);
   }
   // sizeof(OnesweepPolicy<...>::Smem<Bits, V>), for points not compiled yet
   // (value_bytes 0: keys only); the policy asserts the two agree.
@@ -94,7 +96,7 @@ struct OnesweepPolicy {
   template <class Bits, class V>
   __device__ __forceinline__ static unsigned slot(unsigned r) {
     if constexpr (kHasValues<V>) return r;
-    else return r + r / unsigned(128 / sizeof(Bits));
+    else return r + r / OnesweepSpace::padding_period(sizeof(Bits));
   }
   // V: the value type (NoValue for keys only).
   template <class Bits, class V>
