@@ -54,7 +54,11 @@ function(sortbench_lean_two_digit label out)
                        args "${label}")
   set(${out} "${args}" PARENT_SCOPE)
 endfunction()
-sortbench_lean_family(SORTBENCH_LEAN_TWO_DIGIT "^radix\\.two_digit_msd_local_lsd\\." sortbench_lean_two_digit)
+# 384-key slabs for 2^24 (2^16 buckets of 256 keys) as a tune candidate:
+# 64 x 6, which was faster than 128 x 3 at every 2^24 workload of the
+# realistic tunes (variants/radix/PERFORMANCE.md, "2^24: 384-key slabs").
+sortbench_lean_family(SORTBENCH_LEAN_TWO_DIGIT "^radix\\.two_digit_msd_local_lsd\\." sortbench_lean_two_digit
+  ALWAYS radix.two_digit_msd_local_lsd.rb8.ipt6.tpb64:32 radix.two_digit_msd_local_lsd.rb8.ipt6.tpb64:64)
 
 # radix.cluster.rb8.ipt2.tpb512[.thread_counters] -> 8, 2, 512[, ClusterRanking::thread_counters]
 function(sortbench_lean_cluster label out)

@@ -452,18 +452,23 @@ VariantInfo two_digit_msd_local_info() {
 
 }  // namespace
 
-// Slabs of 1280, 4608 and 8704 keys: uniform buckets fill about 80 %, 89 %
-// and 94 % of them at 2^26, 2^28 and 2^29 keys (the largest of 2^16 buckets
-// is about four standard deviations above the mean, 1160, 4360 and 8560
-// keys). At 2^28 on the H100, 64-bit keys were fastest with 384 threads a
-// block (10.57 against 11.63 ms at 512), u32 pairs level (7.64 and 7.68 ms;
-// docs/experiments/issue15-steps.md).
+// Slabs of 384, 1280, 4608 and 8704 keys: uniform buckets fill about 67 %,
+// 80 %, 89 % and 94 % of them at 2^24, 2^26, 2^28 and 2^29 keys (the largest
+// of 2^16 buckets is about four standard deviations above the mean, 320,
+// 1160, 4360 and 8560 keys). At 2^24, 64 threads of 6 keys were faster than
+// 128 of 3 on every workload of both GPUs' tunes, likely because a block
+// clears, scans and offsets 256 digit counters per warp for a bucket of only
+// about 256 keys. At 2^28 on the H100, 64-bit keys were fastest with 384
+// threads a block (10.57 against 11.63 ms at 512), u32 pairs level (7.64 and
+// 7.68 ms; docs/experiments/issue15-steps.md).
 #ifdef SORTBENCH_LEAN_BUILD
 // The lean build: the points a committed best.json names (cmake/lean_points.cmake).
 #define SORTBENCH_RADIX_REGISTER_TWO_DIGIT(...) SORTBENCH_REGISTER_VARIANT((two_digit_msd_local_info<__VA_ARGS__>()));
 SORTBENCH_LEAN_TWO_DIGIT(SORTBENCH_RADIX_REGISTER_TWO_DIGIT)
 #undef SORTBENCH_RADIX_REGISTER_TWO_DIGIT
 #else
+SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 3, 128>());
+SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 6, 64>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 5, 256>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 10, 128>());
 SORTBENCH_REGISTER_VARIANT(two_digit_msd_local_info<8, 9, 512>());

@@ -268,7 +268,24 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
   }
   unsigned bin_local[BPT];
   Rank::add_tile_starts(s.warp_offset, bin_count, bin_local, s.scan);
-  __syncthreads();
+  // Keys only: a full tile whose keys all share one digit is in order
+  // already (CUB's TryShortCircuit), so each key's rank is its place in the
+  // tile and the ranking is skipped. In the upper passes of keys with few
+  // distinct values or heavy hitters most tiles are such. CUB also copies
+  // such a tile straight from registers to device memory; here it still
+  // goes through shared memory: the keys, held or loaded again, took
+  // registers through the look-back, and 512 x 32 and 384 x 32 tiles
+  // spilled. Pairs do not take it: their passes got slower on nearly every
+  // distribution, few unique values included for u64 keys
+  // (variants/radix/PERFORMANCE.md, "Tiles of one digit").
+  bool one_digit = false;
+  if constexpr (!kHasValues<V>) {
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) one_digit |= full && bin_count[k] == unsigned(Tile);
+    one_digit = __syncthreads_or(one_digit);
+  } else {
+    __syncthreads();
+  }
 
   // Reorder in shared memory while predecessors finish publishing. Keys
   // only: each key goes to its place as soon as its row is ranked, so no
@@ -288,6 +305,9 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
 #pragma unroll
     for (int j = 0; j < Items; ++j)
       if (full || rank[j] < unsigned(valid)) s.u.keys[rank[j]] = key[j];
+  } else if (one_digit) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j) s.u.keys[P::template slot<Bits, V>(unsigned(Rank::index(j)))] = key[j];
   } else {
     Rank::rank_each(s.warp_offset, digit, [&](int j, unsigned r) {
       if (full || r < unsigned(valid)) s.u.keys[P::template slot<Bits, V>(r)] = key[j];
