@@ -275,8 +275,8 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
   // such a tile straight from registers to device memory; here it still
   // goes through shared memory: the keys, held or loaded again, took
   // registers through the look-back, and 512 x 32 and 384 x 32 tiles
-  // spilled. Pairs do not take it: their passes got slower on nearly every
-  // distribution, few unique values included for u64 keys
+  // spilled. Pairs do not take it: their passes got slower on most
+  // distributions, few unique values included for u64 keys
   // (variants/radix/PERFORMANCE.md, "Tiles of one digit").
   bool one_digit = false;
   if constexpr (!kHasValues<V>) {
