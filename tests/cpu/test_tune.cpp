@@ -509,6 +509,15 @@ TEST(TuneBest, RangesAndSelection) {
             "fake.radix.rb6.ipt12.tpb128");
   EXPECT_EQ(select_best(best, KeyType::u32, ValueType::none, Order::ascending, std::size_t(1) << 30).variant,
             "fake.radix.rb6.ipt12.tpb256");
+  // With a filter of usable entries (a dispatch's: the pick can sort the
+  // problem, e.g. n is within its cap), the nearest entry it accepts.
+  const auto not_tpb256 = [](const std::string& label) { return label != "fake.radix.rb6.ipt12.tpb256"; };
+  EXPECT_EQ(
+      select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 24, InputClass::spread, not_tpb256).variant,
+      "fake.radix.rb6.ipt12.tpb128");
+  EXPECT_FALSE(select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 24, InputClass::spread,
+                           [](const std::string&) { return false; })
+                   .found);
   const BestChoice pairs = select_best(best, KeyType::u32, ValueType::u32, Order::ascending, 1 << 26);
   EXPECT_TRUE(pairs.found);
   EXPECT_EQ(pairs.variant, "fake.radix.rb8.ipt8.tpb256");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "sortbench/input_class.hpp"
@@ -21,8 +22,10 @@ void check_best_json(const std::string& path);
 // file is missing, is for another GPU model, or has no entry for this key
 // and value type. With entries per input class (best.json version 3), the
 // class's entry.
+// With `usable`, the nearest entry whose variant it accepts (tune::select_best).
 std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                        std::size_t n, InputClass input = InputClass::spread, Order order = Order::ascending);
+                        std::size_t n, InputClass input = InputClass::spread, Order order = Order::ascending,
+                        const std::function<bool(const std::string&)>& usable = {});
 // The best point of ours for that entry ("ours"), even where a library call
 // won it: what a sort built from ours (the distributed family's local sort)
 // runs. Empty where tuned_label is.

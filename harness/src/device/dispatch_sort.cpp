@@ -34,22 +34,26 @@ std::string current_model() {
   return device_model_slug(prop.name);
 }
 
-// The variant best.json names for the problem and class, where this build
-// has it and it can sort the problem stably; else the fallback.
+// The variant best.json names for the problem and class (the nearest entry
+// whose variant this build has and can sort the problem stably: a size past
+// one pick's cap takes a neighbouring size's pick); else the fallback.
 const VariantInfo& route_for(const Problem& p, InputClass c, const std::string& best_json, const std::string& model) {
   const Registry& reg = Registry::instance();
-  std::string label =
-      detail::tuned_label(detail::best_json_path(best_json, model), model, p.key, p.value, p.n, c, p.order);
-  if (const VariantInfo* v = label.empty() ? nullptr : reg.find(label)) {
+  auto runnable = [&](std::string label) -> const VariantInfo* {
+    const VariantInfo* v = reg.find(label);
     // The DoubleBuffer forms of the library call want their input in keys_out;
     // its pointer form runs the same kernels (within 1 %, cub-knobs.json)
     // without a copy of the input.
-    if (v->in_place) {
+    if (v && v->in_place) {
       const auto at = label.find("double_buffer.");
       if (at != std::string::npos) v = reg.find(label.erase(at, std::string("double_buffer.").size()));
     }
-    if (v && !v->host && !v->in_place && v->stable && !v->distributed() && v->skip_reason(p).empty()) return *v;
-  }
+    return v && !v->host && !v->in_place && v->stable && !v->distributed() && v->skip_reason(p).empty() ? v : nullptr;
+  };
+  const std::string label =
+      detail::tuned_label(detail::best_json_path(best_json, model), model, p.key, p.value, p.n, c, p.order,
+                          [&](const std::string& l) { return runnable(l) != nullptr; });
+  if (const VariantInfo* v = label.empty() ? nullptr : runnable(label)) return *v;
   const VariantInfo* v = reg.find(kFallback);
   if (!v) throw std::runtime_error(std::string("dispatch.sort: the fallback ") + kFallback + " is not in this build");
   return *v;

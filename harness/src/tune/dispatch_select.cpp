@@ -52,7 +52,8 @@ namespace {
 // best.json's entry at `path` for this problem; not found when the file is
 // missing, unreadable or for another GPU model.
 tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                              Order order, std::size_t n, InputClass input) {
+                              Order order, std::size_t n, InputClass input,
+                              const std::function<bool(const std::string&)>& usable = {}) {
   // Parsed once per version of the file: a file rewritten in place (a new
   // tune, a test writing another entry) is read again.
   struct Parsed {
@@ -82,10 +83,10 @@ tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_mo
   if (!best.is_object() || best.value("gpu_model", "") != gpu_model) return {};
   // The key type's entry, else one of another key type of the same width (the
   // radix kernels are per key width: i32 takes u32's pick).
-  tune::BestChoice choice = tune::select_best(best, key, value, order, n, input);
+  tune::BestChoice choice = tune::select_best(best, key, value, order, n, input, usable);
   for (KeyType k : kAllKeyTypes)
     if (!choice.found && k != key && key_bytes(k) == key_bytes(key) && is_float(k) == is_float(key))
-      choice = tune::select_best(best, k, value, order, n, input);
+      choice = tune::select_best(best, k, value, order, n, input, usable);
   return choice;
 }
 
@@ -105,8 +106,9 @@ void check_best_json(const std::string& path) {
 }
 
 std::string tuned_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,
-                        std::size_t n, InputClass input, Order order) {
-  return tuned_choice(path, gpu_model, key, value, order, n, input).variant;
+                        std::size_t n, InputClass input, Order order,
+                        const std::function<bool(const std::string&)>& usable) {
+  return tuned_choice(path, gpu_model, key, value, order, n, input, usable).variant;
 }
 
 std::string tuned_ours_label(const std::string& path, const std::string& gpu_model, KeyType key, ValueType value,

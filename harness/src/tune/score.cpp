@@ -478,7 +478,7 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
 }
 
 BestChoice select_best(const json& best, KeyType key, ValueType value, Order order, std::size_t n,
-                       InputClass input) {
+                       InputClass input, const std::function<bool(const std::string&)>& usable) {
   BestChoice out;
   if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return out;
   double best_dist = 1e300;
@@ -501,7 +501,7 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     const double lo = std::log2(double(std::max<std::size_t>(e.value("n_min", std::size_t(1)), 1)));
     const double hi = std::log2(double(std::max<std::size_t>(e.value("n_max", std::size_t(1)), 1)));
     const double d = ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0;
-    if (d < best_dist || (d == best_dist && rank < best_rank)) {
+    if ((d < best_dist || (d == best_dist && rank < best_rank)) && (!usable || usable(e.value("variant", "")))) {
       best_dist = d;
       best_rank = rank;
       out.found = true;
