@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "sortbench/config.hpp"
@@ -56,30 +57,37 @@ tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_mo
                               const std::function<bool(const std::string&)>& usable = {}) {
   // Parsed once per version of the file: a file rewritten in place (a new
   // tune, a test writing another entry) is read again.
+  // The document is shared, not borrowed: `usable` runs variants' own checks,
+  // which must not run under the cache's lock.
   struct Parsed {
     std::filesystem::file_time_type mtime;
     std::uintmax_t size = 0;
-    nlohmann::json doc;
+    std::shared_ptr<const nlohmann::json> doc;
   };
   static std::mutex mu;
   static std::map<std::string, Parsed> loaded;
-  std::lock_guard<std::mutex> lock(mu);
-  std::error_code ec;
-  const auto mtime = std::filesystem::last_write_time(path, ec);
-  const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
-  if (ec) return {};  // no file: no tuning
-  auto it = loaded.find(path);
-  if (it == loaded.end() || it->second.mtime != mtime || it->second.size != size) {
-    nlohmann::json j;
-    std::ifstream in(path);
-    try {
-      in >> j;
-    } catch (const std::exception&) {
-      j = nlohmann::json();  // unreadable: no tuning
+  std::shared_ptr<const nlohmann::json> doc;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(path, ec);
+    const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
+    if (ec) return {};  // no file: no tuning
+    auto it = loaded.find(path);
+    if (it == loaded.end() || it->second.mtime != mtime || it->second.size != size) {
+      nlohmann::json j;
+      std::ifstream in(path);
+      try {
+        in >> j;
+      } catch (const std::exception&) {
+        j = nlohmann::json();  // unreadable: no tuning
+      }
+      it = loaded.insert_or_assign(path, Parsed{mtime, size, std::make_shared<const nlohmann::json>(std::move(j))})
+               .first;
     }
-    it = loaded.insert_or_assign(path, Parsed{mtime, size, std::move(j)}).first;
+    doc = it->second.doc;
   }
-  const nlohmann::json& best = it->second.doc;
+  const nlohmann::json& best = *doc;
   if (!best.is_object() || best.value("gpu_model", "") != gpu_model) return {};
   // The key type's entry, else one of another key type of the same width (the
   // radix kernels are per key width: i32 takes u32's pick).
