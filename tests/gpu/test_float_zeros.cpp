@@ -5,6 +5,7 @@
 // (the histogram's last block must see it), or many -0.0 and +0.0 mixed: the
 // result equals CUB's stable sort bit for bit (-0.0 and +0.0 equal keys in
 // input order), keys and pairs, both orders, f32 and f64.
+#include <algorithm>
 #include <random>
 
 #include "gpu_test_util.hpp"
@@ -53,10 +54,13 @@ TEST_P(FloatZeros, NegativeZeroAnywhereSortsAsCubDoes) {
   const VariantInfo* cub = Registry::instance().find(kReferenceVariant);
   ASSERT_NE(v, nullptr);
   ASSERT_NE(cub, nullptr);
-  // Several tiles of every point and a last partial one; 2^20 + 3 for the
-  // two-digit design's buckets.
-  const std::size_t sizes[] = {3 * 12288 + 5, (std::size_t(1) << 20) + 3};
-  const std::size_t max_n = sizes[1];
+  // Three tiles (slabs) of the point and a last partial one, where it has
+  // tiles (dispatch.sort has none of its own); 2^20 + 3 for the two-digit
+  // design's buckets.
+  std::vector<std::size_t> sizes;
+  if (v->tile_keys) sizes.push_back(3 * v->tile_keys + 5);
+  sizes.push_back((std::size_t(1) << 20) + 3);
+  const std::size_t max_n = *std::max_element(sizes.begin(), sizes.end());
   DevMem pristine(max_n * 8), in(max_n * 8), out(max_n * 8), ref_in(max_n * 8), ref_out(max_n * 8);
   DevMem pv(max_n * 8), vin(max_n * 8), vout(max_n * 8), rvin(max_n * 8), rvout(max_n * 8);
   cudaStream_t s;
