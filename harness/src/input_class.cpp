@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace sortbench {
@@ -15,6 +16,7 @@ std::string to_string(InputClass c) {
     case InputClass::presorted: return "presorted";
     case InputClass::narrow: return "narrow";
     case InputClass::clustered: return "clustered";
+    case InputClass::few_distinct: return "few_distinct";
   }
   return "?";
 }
@@ -29,9 +31,10 @@ std::string InputFeatures::summary() const {
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "%s: top-16-bit repeats %.3f (uniform keys: %.3f at most), neighbours sharing them %.2f (keys "
-                "from anywhere %.3f), ascending %.2f, descending %.2f, %d top bits shared, of %zu pairs",
-                to_string(cls).c_str(), top16_repeats, uniform_margin, neighbours_share, anywhere_share, ascending,
-                descending, shared_top_bits, pairs);
+                "from anywhere %.3f), distinct keys %.2f, ascending %.2f, descending %.2f, %d top bits "
+                "shared, of %zu pairs",
+                to_string(cls).c_str(), top16_repeats, uniform_margin, neighbours_share, anywhere_share, distinct_keys,
+                ascending, descending, shared_top_bits, pairs);
   return buf;
 }
 
@@ -59,12 +62,14 @@ InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_
   f.neighbours_share = double(c.same_top_pairs) / double(pairs);
   f.anywhere_share = pairs > 1 ? double(c.first_same_pairs) / (double(pairs) * double(pairs - 1) / 2) : 0.0;
   f.shared_top_bits = int(c.shared_top_bits);
+  f.distinct_keys = double(c.distinct_keys) / double(keys);
   const double differ = f.ascending + f.descending;
   if (differ >= 0.5 && std::max(f.ascending, f.descending) >= 0.9 * differ) f.cls = InputClass::presorted;
   else if (f.shared_top_bits >= 8) f.cls = InputClass::narrow;
   else if (f.neighbours_share >= kClusteredNeighbours &&
            f.neighbours_share >= kClusteredOverAnywhere * f.anywhere_share)
     f.cls = InputClass::clustered;
+  else if (f.distinct_keys < kFewDistinctKeys) f.cls = InputClass::few_distinct;
   else if (f.top16_repeats > f.uniform_margin) f.cls = InputClass::skewed;
   return f;
 }
@@ -85,6 +90,9 @@ InputFeatures input_features(const std::uint64_t* pairs, std::size_t count, int 
     all_or |= a;
   }
   c.shared_top_bits = shared_leading_bits(all_and, all_or, key_bits);
+  std::set<std::uint32_t> key_slots;
+  for (std::size_t i = 0; i < 2 * count; ++i) key_slots.insert(key_slot(pairs[i]));
+  c.distinct_keys = std::uint32_t(key_slots.size());
   std::map<std::uint32_t, std::uint32_t> first_count;
   for (std::size_t j = 0; j < count; ++j) c.first_same_pairs += first_count[tops[2 * j]]++;
   std::sort(tops.begin(), tops.end());

@@ -85,6 +85,7 @@ TEST(BucketSkew, OverflowingBucketsAreListedInBucketOrderWithTheirPlaceInTheGath
   EXPECT_EQ(o.begins, (std::vector<unsigned long long>{3, 16}));
   EXPECT_EQ(o.offsets, (std::vector<unsigned long long>{0, 9, 21}));
   EXPECT_EQ(o.keys, 21u);
+  EXPECT_EQ(o.fitting, 2u);  // buckets 0 and 3; bucket 1 is empty
   const auto none = overflowing_buckets(ends, 5, 12);
   EXPECT_TRUE(none.begins.empty());
   EXPECT_EQ(none.offsets, (std::vector<unsigned long long>{0}));
@@ -119,4 +120,93 @@ TEST(BucketSkew, SpreadPlacesStayInTheirStrides) {
   }
   EXPECT_LT(at_start, 8u);
   EXPECT_EQ(sortbench::spread_place(5, 8, 12), 5u * 12 / 8);  // a stride under 2: evenly spaced
+}
+
+// The sample's words (bucket_skew.hpp, sample_words) for keys drawn by
+// `key_of` (a 32-bit key; its top 16 bits the bucket): the digit counts, the
+// same for buckets whose two or more sampled keys were all one key, and the
+// buckets of one sampled key, counted as the two sample kernels count them.
+template <class KeyOf>
+std::vector<unsigned> sample_words_of(KeyOf key_of) {
+  std::vector<unsigned> w(sortbench::radix::sample_words(kBins), 0);
+  std::vector<unsigned> count(kBins * kBins, 0), first(kBins * kBins, 0);
+  std::vector<bool> mixed(kBins * kBins, false);
+  for (unsigned j = 0; j < kTopDigitSampleKeys; ++j) {
+    const std::uint32_t key = key_of(j);
+    const unsigned bucket = key >> 16;
+    ++w[bucket >> 8];
+    ++w[kBins + (bucket & (kBins - 1))];
+    if (count[bucket]++ == 0) first[bucket] = key;
+    else if (first[bucket] != key) mixed[bucket] = true;
+  }
+  for (unsigned b = 0; b < kBins * kBins; ++b) {
+    if (count[b] == 1) ++w[4 * kBins];
+    if (count[b] >= 2 && !mixed[b]) {
+      w[2 * kBins + (b >> 8)] += count[b];
+      w[3 * kBins + (b & (kBins - 1))] += count[b];
+    }
+  }
+  return w;
+}
+
+std::uint32_t mix32(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  return x ^ (x >> 16);
+}
+
+TEST(BucketSkew, FewDistinctKeysPassWhereTheirBucketsHoldNothingElse) {
+  using sortbench::radix::sample_says_mixed_buckets_overflow;
+  // Four distinct keys, a quarter of the input each: every top digit that
+  // holds one holds a quarter of the keys, far past the bound, but each
+  // bucket holds one key and is sorted as the top passes leave it.
+  const auto four = sample_words_of([](unsigned j) { return mix32(j % 4 + 1); });
+  for (unsigned slab : {384u, 1280u, 4608u}) {
+    const std::uint64_t n = std::uint64_t(1) << 26;
+    EXPECT_TRUE(sample_says_buckets_overflow(four.data(), kBins, kTopDigitSampleKeys, n, slab));
+    EXPECT_FALSE(sample_says_mixed_buckets_overflow(four.data(), kBins, kTopDigitSampleKeys, n, slab));
+  }
+  // The same keys with a tenth of the input uniform among them: those keys
+  // fall alone in their buckets in the sample and stand for keys in every
+  // bucket, so the crowded buckets are not of one key.
+  std::mt19937 rng(3);
+  const auto noisy = sample_words_of([&](unsigned j) { return j % 10 == 0 ? std::uint32_t(rng()) : mix32(j % 4 + 1); });
+  EXPECT_TRUE(sample_says_mixed_buckets_overflow(noisy.data(), kBins, kTopDigitSampleKeys, std::uint64_t(1) << 26, 1280));
+  // Two distinct keys in one bucket (same top 16 bits): a mixed bucket, counted.
+  const auto two = sample_words_of([](unsigned j) { return 0xABCD0000u | (j % 2); });
+  EXPECT_TRUE(sample_says_mixed_buckets_overflow(two.data(), kBins, kTopDigitSampleKeys, std::uint64_t(1) << 26, 1280));
+}
+
+TEST(BucketSkew, UniformKeysLeaveNoBucketOfOneKey) {
+  std::mt19937 rng(5);
+  const auto w = sample_words_of([&](unsigned) { return std::uint32_t(rng()); });
+  unsigned one_key = 0;
+  for (unsigned i = 2 * kBins; i < 4 * kBins; ++i) one_key += w[i];
+  // Only keys drawn twice (about half a pair among 2^16 of 2^32 values).
+  EXPECT_LT(one_key, 16u);
+  // About 2^16 e^-1 buckets of one sampled key.
+  EXPECT_GT(w[4 * kBins], 20000u);
+  EXPECT_FALSE(sortbench::radix::one_key_buckets_hold_one_key(w[4 * kBins], kTopDigitSampleKeys,
+                                                              std::uint64_t(1) << 20, kBins * kBins));
+}
+
+TEST(BucketSkew, MixedBucketsKeepTheirPlaceInTheGatheredRun) {
+  using sortbench::radix::mixed_buckets;
+  using sortbench::radix::overflowing_buckets;
+  // Sizes 3, 0, 9, 4, 12, 6 with a slab of 4: buckets 2, 4 and 5 overflow;
+  // 2 and 5 hold more than one key.
+  const unsigned long long ends[] = {3, 3, 12, 16, 28, 34};
+  const auto all = overflowing_buckets(ends, 6, 4);
+  const unsigned mixed[] = {0b101};
+  const auto o = mixed_buckets(all, mixed);
+  EXPECT_EQ(o.begins, (std::vector<unsigned long long>{3, 28}));
+  EXPECT_EQ(o.offsets, (std::vector<unsigned long long>{0, 9, 15}));
+  EXPECT_EQ(o.keys, 15u);
+  const unsigned none[] = {0};
+  const auto empty = mixed_buckets(all, none);
+  EXPECT_TRUE(empty.begins.empty());
+  EXPECT_EQ(empty.offsets, (std::vector<unsigned long long>{0}));
+  EXPECT_EQ(empty.keys, 0u);
 }

@@ -366,11 +366,12 @@ TEST(InputClasses, TimestampsAreClusteredAndFewValuesSkewed) {
   // 2^20 stamps reach 2^23: 9 leading bits shared, and narrow comes first.
   EXPECT_EQ(timestamps("timestamps:8:64", std::size_t(1) << 20).cls, InputClass::narrow);
   // Two values drawn independently: neighbours share them half the time, as
-  // keys from anywhere do. Skewed, not clustered.
+  // keys from anywhere do. Not clustered: few distinct.
   const InputFeatures two = features_of(std::size_t(1) << 24, 32, [](std::size_t i) {
     return (word(3, 0, i) & 1) ? 0x12345678u : 0x9abcdef0u;
   });
-  EXPECT_EQ(two.cls, InputClass::skewed) << two.summary();
+  EXPECT_EQ(two.cls, InputClass::few_distinct) << two.summary();
+  EXPECT_EQ(two.distinct_keys, 2.0 / 4096);
   EXPECT_NEAR(two.neighbours_share, 0.5, 0.05);
   EXPECT_NEAR(two.anywhere_share, 0.5, 0.05);
   // Uniform keys repeated in runs of 4 (each key written four times in a
@@ -380,6 +381,36 @@ TEST(InputClasses, TimestampsAreClusteredAndFewValuesSkewed) {
   EXPECT_EQ(fours.cls, InputClass::clustered) << fours.summary();
   EXPECT_EQ(fallback_class(InputClass::clustered), InputClass::skewed);
   EXPECT_EQ(*parse_input_class("clustered"), InputClass::clustered);
+}
+
+// Few distinct: the sample holds fewer than half as many distinct keys as
+// it has keys. k keys drawn evenly give k (1 - e^(-4096 / k)) of 4096.
+TEST(InputClasses, FewDistinctKeysAreTheirOwnClass) {
+  auto drawn_from = [](std::uint64_t k, int key_bits) {
+    return features_of(std::size_t(1) << 26, key_bits, [&](std::size_t i) {
+      return word(9, 5, word(9, 6, i) % k) >> (64 - key_bits);
+    });
+  };
+  for (int bits : {32, 64}) {
+    const InputFeatures thousand = drawn_from(1000, bits);
+    EXPECT_EQ(thousand.cls, InputClass::few_distinct) << thousand.summary();
+    EXPECT_NEAR(thousand.distinct_keys, 1000 * (1 - std::exp(-4.096)) / 4096, 0.02);
+    const InputFeatures two_thousand = drawn_from(2000, bits);
+    EXPECT_EQ(two_thousand.cls, InputClass::few_distinct) << two_thousand.summary();
+    // 10^5 keys: nearly every sampled key distinct.
+    const InputFeatures many = drawn_from(100000, bits);
+    EXPECT_NE(many.cls, InputClass::few_distinct) << many.summary();
+    EXPECT_GT(many.distinct_keys, 0.9);
+  }
+  // Zipf over 2^20 ranks: hot keys, but a long tail of distinct ones. Skewed.
+  const InputFeatures zipf = features_of(std::size_t(1) << 26, 32, [](std::size_t i) {
+    const double u = double(word(9, 7, i) >> 11) * 0x1p-53;
+    return std::uint64_t(std::floor(std::exp2(20.0 * u))) * 0x9E3779B1u & 0xffffffffu;
+  });
+  EXPECT_EQ(zipf.cls, InputClass::skewed) << zipf.summary();
+  EXPECT_GT(zipf.distinct_keys, 0.55);
+  EXPECT_EQ(fallback_class(InputClass::few_distinct), InputClass::skewed);
+  EXPECT_EQ(*parse_input_class("few_distinct"), InputClass::few_distinct);
 }
 
 // ---- best.json per input class ------------------------------------------------

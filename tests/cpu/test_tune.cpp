@@ -608,7 +608,7 @@ TEST(TuneBest, RunReadsBestJsonStrictly) {
   refused(with("entries", json::array({e})), "$.entries[0].n_max: expected n_max at least n_min");
   e = entry;
   e["class"] = "sorted";
-  refused(with("entries", json::array({e})), "$.entries[0].class: expected spread, skewed, presorted, narrow or clustered");
+  refused(with("entries", json::array({e})), "$.entries[0].class: expected spread, skewed, presorted, narrow, clustered or few_distinct");
   std::ofstream(path, std::ios::trunc) << "{\"schema\": \"sortbench-best\", ";
   EXPECT_THROW(read_best_json(path, "h200"), ConfigError);
 }

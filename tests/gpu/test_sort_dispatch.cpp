@@ -183,7 +183,11 @@ TEST(SortDispatch, ClassOfGeneratedWorkloads) {
   // 7 leading bits shared, 512 values of the top 16 bits.
   EXPECT_EQ(cls("timestamps:8:64", KeyType::u64), "narrow");
   EXPECT_EQ(cls("timestamps:8:64", KeyType::u32), "clustered");
-  EXPECT_EQ(cls("few_unique:2", KeyType::u32), "skewed");
+  EXPECT_EQ(cls("few_unique:2", KeyType::u32), "few_distinct");
+  EXPECT_EQ(cls("few_unique:1000", KeyType::f32), "few_distinct");
+  EXPECT_EQ(cls("few_unique:1000", KeyType::u64), "few_distinct");
+  EXPECT_EQ(cls("zipf", KeyType::u32), "skewed");
+  EXPECT_EQ(cls("few_unique:100000", KeyType::u32), "skewed");
 }
 
 // The GPU's counts of the sample (16 blocks counting in tables the last one
@@ -225,6 +229,7 @@ TEST(SortDispatch, SampleCountsAsTheHostDoes) {
       EXPECT_EQ(gpu.top16_repeats, cpu.top16_repeats);
       EXPECT_EQ(gpu.neighbours_share, cpu.neighbours_share);
       EXPECT_EQ(gpu.shared_top_bits, cpu.shared_top_bits);
+      EXPECT_EQ(gpu.distinct_keys, cpu.distinct_keys);
       EXPECT_GE(gpu.anywhere_share, cpu.anywhere_share);
       EXPECT_LE(gpu.anywhere_share, cpu.anywhere_share + 1e-3);
       EXPECT_EQ(gpu.cls, cpu.cls);

@@ -1,8 +1,9 @@
 // radix.two_digit_msd_local_lsd where buckets overflow their slab after the
 // top passes (issue 39): hot buckets among uniform keys, which the sample
-// before the passes does not catch. The overflowing buckets are sorted apart
-// and the passes kept; where more than half the keys overflow, Onesweep sorts
-// them all. Every key and value type the design takes, both orders, sizes off
+// before the passes does not catch, and few distinct keys, which fill
+// buckets of one key. The overflowing buckets of more than one key are
+// sorted apart and the passes kept; where more than half the keys are in
+// them, Onesweep sorts them all. Every key and value type the design takes, both orders, sizes off
 // the tile boundaries: the result is valid, equals CUB's (exactly, for pairs:
 // the design is stable), and the instance says which path it took.
 #include <set>
@@ -38,7 +39,13 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
   const Case cases[] = {{"uniform", (std::size_t(1) << 20) + 3, "every bucket fits"},
                         {"hot_buckets:0.02:1", (std::size_t(1) << 20) + 3, "Onesweep sorts them apart"},
                         {"hot_buckets:0.3:100", (std::size_t(1) << 22) + 1, "Onesweep sorts them apart"},
-                        {"hot_buckets:0.7:64", (std::size_t(1) << 22) + 1, "keys: Onesweep sorts all keys"}};
+                        {"hot_buckets:0.7:64", (std::size_t(1) << 22) + 1, "so Onesweep sorts all keys"},
+                        // Few distinct keys: buckets of one key, which the
+                        // sample lets through (four keys, a quarter each) and
+                        // the check after the passes leaves as they are.
+                        {"few_unique:4", (std::size_t(1) << 20) + 3, "each of one key"},
+                        {"few_unique:100", (std::size_t(1) << 22) + 1, "of one key"},
+                        {"zipf", (std::size_t(1) << 22) + 1, ""}};
   const std::size_t max_n = (std::size_t(1) << 22) + 1;
   DevMem pristine(max_n * 8), in(max_n * 8), out(max_n * 8), ref_in(max_n * 8), ref_out(max_n * 8);
   DevMem pv(max_n * 8), vin(max_n * 8), vout(max_n * 8), rvin(max_n * 8), rvout(max_n * 8);

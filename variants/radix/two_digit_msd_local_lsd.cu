@@ -24,15 +24,21 @@
 //               skewed u32 pairs at 2^28 half again the time of Onesweep
 //               alone: radix-steps.json of build 71b835b, committed in
 //               05f44a4; variants/radix/PERFORMANCE.md);
+//               Buckets whose sampled keys are all one key are left out of
+//               that count where the sample shows no keys spread thinly over
+//               every bucket (few distinct keys: each fills buckets of its
+//               own, however large);
 //   after them, the bucket ends find the buckets that do not fit (a hot key
-//               among uniform ones, which a sample of 2^16 keys misses).
-//               The block kernel sorts the others; the overflowing ones are
-//               gathered in bucket order into one run, which Onesweep sorts
-//               whole (the top digits keep the buckets in order, and the
-//               sort is stable), and put back. The passes are kept. Only
-//               when more than half the keys overflow is the gather, sort
-//               and scatter dearer than Onesweep from keys_in, which the two
-//               passes left as it was, and that runs instead.
+//               among uniform ones, which a sample of 2^16 keys misses), and
+//               one read of their keys finds those of one key, which the
+//               stable passes left sorted. The block kernel sorts the buckets
+//               that fit; the other overflowing ones are gathered in bucket
+//               order into one run, which Onesweep sorts whole (the top
+//               digits keep the buckets in order, and the sort is stable),
+//               and put back. The passes are kept. Only when more than half
+//               the keys are in those is the gather, sort and scatter dearer
+//               than Onesweep from keys_in, which the two passes left as it
+//               was, and that runs instead.
 #include <algorithm>
 #include <map>
 
@@ -108,23 +114,107 @@ __global__ void __launch_bounds__(kEndsThreads)
 // second digits of 64 runs of evenly spaced keys, and sent them to
 // Onesweep), counted per top digit and per second digit (of the bits the
 // passes rank) into counts[2 << RadixBits].
+// Each sampled key also lands in its bucket's row of a table in device
+// memory (the instance's, zero between samples): which sampled key came
+// first (its number plus one), how many came, and whether one differed from
+// the first. one_key_buckets_kernel reads the rows, clears them, and adds
+// the keys of buckets of one key and the buckets of one sampled key to the
+// counts (bucket_skew.hpp, sample_words).
+constexpr unsigned kSampleBuckets = 1u << 16;
+struct BucketSampleTable {
+  unsigned first[kSampleBuckets];
+  unsigned count[kSampleBuckets];
+  unsigned mixed[kSampleBuckets / 32];
+};
 constexpr int kSampleThreads = 256, kSampleBlocks = 64;
 template <int RadixBits, class Bits>
 __global__ void __launch_bounds__(kSampleThreads)
     top_digit_sample_kernel(const Bits* __restrict__ keys, unsigned long long n, KeyMap<Bits> map, int shift,
-                            unsigned* __restrict__ counts) {
+                            unsigned* __restrict__ counts, BucketSampleTable* __restrict__ table) {
   constexpr int kBins = 1 << RadixBits;
   __shared__ unsigned c[2 * kBins];
   for (int i = threadIdx.x; i < 2 * kBins; i += kSampleThreads) c[i] = 0;
   __syncthreads();
   for (unsigned j = blockIdx.x * kSampleThreads + threadIdx.x; j < kTopDigitSampleKeys; j += kSampleBlocks * kSampleThreads) {
-    const unsigned bucket = unsigned(PassKeyCode<Bits>::ranked_bits(map, keys[spread_place(j, kTopDigitSampleKeys, n)]) >> shift);
+    const Bits key = keys[spread_place(j, kTopDigitSampleKeys, n)];
+    const unsigned bucket = unsigned(PassKeyCode<Bits>::ranked_bits(map, key) >> shift);
     atomicAdd(&c[bucket >> RadixBits], 1u);
     atomicAdd(&c[kBins + (bucket & (kBins - 1))], 1u);
+    atomicAdd(&table->count[bucket], 1u);
+    // The first key is read again from the input (it does not change), so
+    // no thread waits for another's write.
+    const unsigned first = atomicCAS(&table->first[bucket], 0u, j + 1);
+    if (first && keys[spread_place(first - 1, kTopDigitSampleKeys, n)] != key)
+      atomicOr(&table->mixed[bucket / 32], 1u << bucket % 32);
   }
   __syncthreads();
   for (int i = threadIdx.x; i < 2 * kBins; i += kSampleThreads)
     if (c[i]) atomicAdd(&counts[i], c[i]);
+}
+
+// Thread b: bucket b's row of the sample's table, cleared after it is read.
+// A block is one top digit (its threads the second digits).
+template <int RadixBits>
+__global__ void __launch_bounds__(1 << RadixBits)
+    one_key_buckets_kernel(BucketSampleTable* __restrict__ table, unsigned* __restrict__ counts) {
+  constexpr unsigned kBins = 1u << RadixBits;
+  const unsigned b = blockIdx.x * kBins + threadIdx.x;
+  const unsigned count = table->count[b];
+  const bool mixed = table->mixed[b / 32] >> (b % 32) & 1;
+  const unsigned one_key = count >= 2 && !mixed ? count : 0;
+  table->count[b] = 0;
+  table->first[b] = 0;
+  __syncwarp();  // the warp's 32 buckets share the word
+  if (threadIdx.x % 32 == 0) table->mixed[b / 32] = 0;
+  if (one_key) atomicAdd(&counts[3 * kBins + threadIdx.x], one_key);
+  __shared__ unsigned top_one_key;
+  if (threadIdx.x == 0) top_one_key = 0;
+  __syncthreads();
+  const unsigned warp_one_key = __reduce_add_sync(~0u, one_key);
+  if (threadIdx.x % 32 == 0 && warp_one_key) atomicAdd(&top_one_key, warp_one_key);
+  const unsigned singles = __syncthreads_count(count == 1);
+  if (threadIdx.x == 0) {
+    if (top_one_key) atomicAdd(&counts[2 * kBins + blockIdx.x], top_one_key);
+    if (singles) atomicAdd(&counts[4 * kBins], singles);
+  }
+}
+
+// Block c: positions [c x kMixedTile, (c + 1) x kMixedTile) of the run the
+// overflowing buckets would be gathered into (bucket order: begins, offsets
+// as move_overflowing_kernel's), read in place among the grouped keys. A key
+// unlike its bucket's first sets the bucket's bit in mixed (bit i of word
+// i / 32); the buckets left clear hold one key each. All kMixedItems loads of
+// a thread are issued before any compare.
+constexpr int kMixedThreads = 256, kMixedItems = 8, kMixedTile = kMixedThreads * kMixedItems;
+template <class Bits>
+__global__ void __launch_bounds__(kMixedThreads)
+    mixed_buckets_kernel(const Bits* __restrict__ grouped_keys, const unsigned long long* __restrict__ begins,
+                         const unsigned long long* __restrict__ offsets, unsigned count, unsigned* mixed) {
+  const unsigned long long first = blockIdx.x * (unsigned long long)kMixedTile, total = offsets[count];
+  unsigned b = 0;  // the bucket of the tile's first position: the last whose offset is at most it
+  for (unsigned hi = count; hi - b > 1;) {
+    const unsigned mid = (b + hi) / 2;
+    if (offsets[mid] <= first) b = mid;
+    else hi = mid;
+  }
+  unsigned bucket[kMixedItems];
+  Bits key[kMixedItems];
+#pragma unroll
+  for (int k = 0; k < kMixedItems; ++k) {
+    const unsigned long long i = first + k * kMixedThreads + threadIdx.x;
+    bucket[k] = count;
+    if (i >= total) continue;
+    while (offsets[b + 1] <= i) ++b;
+    bucket[k] = b;
+    key[k] = grouped_keys[begins[b] + (i - offsets[b])];
+  }
+#pragma unroll
+  for (int k = 0; k < kMixedItems; ++k) {
+    if (bucket[k] == count) continue;
+    const unsigned bit = 1u << bucket[k] % 32;
+    if (key[k] != grouped_keys[begins[bucket[k]]] && !(__ldcg(&mixed[bucket[k] / 32]) & bit))
+      atomicOr(&mixed[bucket[k] / 32], bit);
+  }
 }
 
 // Copies `words` words of device memory into host memory mapped for the
@@ -173,6 +263,8 @@ template <class P, class Bits>
 class TwoDigitMsdInstance final : public Instance {
   static constexpr unsigned kBuckets = P::template kBuckets<Bits>;
   static_assert(kBuckets % kEndsThreads == 0, "the bucket ends kernel runs whole blocks");
+  static_assert(kBuckets == kSampleBuckets && kBuckets == P::kBins * P::kBins, "the sample's table has a row a bucket");
+  static constexpr unsigned kSampleWords = sample_words(P::kBins), kMixedWords = kBuckets / 32;
 
  public:
   explicit TwoDigitMsdInstance(const Problem& p)
@@ -187,6 +279,7 @@ class TwoDigitMsdInstance final : public Instance {
     fits_off_ = layout_.add(sizeof(unsigned));
     sample_off_ = layout_.add(sizeof(SampleCounts));
     places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
+    mixed_off_ = layout_.add(kMixedWords * sizeof(unsigned));
     with_value_type(p_.value, [](auto tag) {
       using V = typename decltype(tag)::type;
       allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
@@ -195,10 +288,13 @@ class TwoDigitMsdInstance final : public Instance {
     cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&answers_host_), sizeof(Answers), cudaHostAllocMapped),
                "radix.two_digit_msd_local_lsd: mapped answers");
     answers_dev_ = mapped_device_pointer(answers_host_, "radix.two_digit_msd_local_lsd: mapped answers");
+    cuda_check(cudaMalloc(&table_, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
+    cuda_check(cudaMemset(table_, 0, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
   }
   ~TwoDigitMsdInstance() override {
     cudaFreeHost(answers_host_);
     cudaFreeHost(ends_host_);
+    cudaFree(table_);
   }
   TwoDigitMsdInstance(const TwoDigitMsdInstance&) = delete;
   TwoDigitMsdInstance& operator=(const TwoDigitMsdInstance&) = delete;
@@ -210,9 +306,11 @@ class TwoDigitMsdInstance final : public Instance {
   }
   std::vector<KernelLaunch> kernels() const override {
     std::vector<KernelLaunch> k = {
-        kernel_launch("top-digit sample", top_digit_sample_kernel<P::kRadixBits, Bits>, kSampleThreads, 0)};
+        kernel_launch("top-digit sample", top_digit_sample_kernel<P::kRadixBits, Bits>, kSampleThreads, 0),
+        kernel_launch("buckets of one sampled key", one_key_buckets_kernel<P::kRadixBits>, P::kBins, 0)};
     for (auto& t : top_->kernels()) k.push_back(t);
     k.push_back(kernel_launch("bucket ends", bucket_ends_kernel<Bits>, kEndsThreads, 0));
+    k.push_back(kernel_launch("overflowing buckets of more than one key", mixed_buckets_kernel<Bits>, kMixedThreads, 0));
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
       k.push_back(kernel_launch("bucket sort", bucket_sort_kernel<P, Bits, V>, P::kBlockThreads,
@@ -229,17 +327,19 @@ class TwoDigitMsdInstance final : public Instance {
     auto* sample = temp_at<unsigned>(temp, base_ + sample_off_);
     cuda_check(cudaMemsetAsync(sample, 0, sizeof(SampleCounts), s), "radix.two_digit_msd_local_lsd: clear sample");
     top_digit_sample_kernel<P::kRadixBits, Bits><<<kSampleBlocks, kSampleThreads, 0, s>>>(
-        static_cast<const Bits*>(b.keys_in), p_.n, map, P::template kBucketShift<Bits>, sample);
+        static_cast<const Bits*>(b.keys_in), p_.n, map, P::template kBucketShift<Bits>, sample, table_);
     check_launch("radix.two_digit_msd_local_lsd: top-digit sample");
+    one_key_buckets_kernel<P::kRadixBits><<<kBuckets / P::kBins, P::kBins, 0, s>>>(table_, sample);
+    check_launch("radix.two_digit_msd_local_lsd: buckets of one sampled key");
     volatile Answers* answers = answers_host_;
     answers->sample_done = 0;
-    publish_kernel<<<1, kPublishThreads, 0, s>>>(sample, 2 * P::kBins, answers_dev_->sample,
+    publish_kernel<<<1, kPublishThreads, 0, s>>>(sample, kSampleWords, answers_dev_->sample,
                                                  &answers_dev_->sample_done);
     check_launch("radix.two_digit_msd_local_lsd: publish the sample");
     wait_for_mapped_flag(&answers->sample_done, s, "radix.two_digit_msd_local_lsd: top-digit sample");
     SampleCounts counts;
-    for (int i = 0; i < 2 * P::kBins; ++i) counts[i] = answers->sample[i];
-    if (sample_says_buckets_overflow(counts, P::kBins, kTopDigitSampleKeys, p_.n, unsigned(P::kSlab))) {
+    for (unsigned i = 0; i < kSampleWords; ++i) counts[i] = answers->sample[i];
+    if (sample_says_mixed_buckets_overflow(counts, P::kBins, kTopDigitSampleKeys, p_.n, unsigned(P::kSlab))) {
       last_ = Path::sample_says_skewed;
       return whole_->run(b, temp, bytes, s);
     }
@@ -257,6 +357,7 @@ class TwoDigitMsdInstance final : public Instance {
     wait_for_mapped_flag(&answers->fits_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
     const bool every_bucket_fits = answers->fits != 0;
     OverflowingBuckets over;
+    bool sort_fitting = true;
     last_ = every_bucket_fits ? Path::every_bucket_fits : Path::some_buckets_overflow;
     if (!every_bucket_fits) {
       if (!ends_host_)
@@ -266,9 +367,13 @@ class TwoDigitMsdInstance final : public Instance {
                                  cudaMemcpyDeviceToHost, s),
                  "radix.two_digit_msd_local_lsd: read bucket ends");
       cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: bucket ends");
-      over = overflowing_buckets(ends_host_, kBuckets, unsigned(P::kSlab));
-      overflowing_ = over.begins.size();
-      overflowing_keys_ = over.keys;
+      const OverflowingBuckets all = overflowing_buckets(ends_host_, kBuckets, unsigned(P::kSlab));
+      overflowing_ = all.begins.size();
+      overflowing_keys_ = all.keys;
+      over = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
+      sort_fitting = all.fitting > 0;
+      one_key_ = overflowing_ - over.begins.size();
+      if (!over.keys) last_ = Path::overflowing_buckets_of_one_key;
       if (over.keys > p_.n / 2) {
         last_ = Path::most_keys_overflow;
         return whole_->run(b, temp, bytes, s);
@@ -278,11 +383,12 @@ class TwoDigitMsdInstance final : public Instance {
     }
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
-      cuda_check(common::launch_chained(chained_, bucket_sort_kernel<P, Bits, V>, kBuckets,
-                                        unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s, keys,
-                                        static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
-                                        static_cast<const unsigned long long*>(ends), map),
-                 "radix.two_digit_msd_local_lsd: bucket sort");
+      if (sort_fitting)
+        cuda_check(common::launch_chained(chained_, bucket_sort_kernel<P, Bits, V>, kBuckets,
+                                          unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s, keys,
+                                          static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
+                                          static_cast<const unsigned long long*>(ends), map),
+                   "radix.two_digit_msd_local_lsd: bucket sort");
       if (over.keys) sort_overflowing<V>(over, b, temp, s);
     });
   }
@@ -297,19 +403,70 @@ class TwoDigitMsdInstance final : public Instance {
       case Path::every_bucket_fits: return "every bucket fits its " + slab;
       case Path::some_buckets_overflow:
         return std::to_string(overflowing_) + " of " + std::to_string(kBuckets) + " buckets overflow their " + slab +
-               " (" + std::to_string(overflowing_keys_) + " keys): Onesweep sorts them apart";
+               " (" + std::to_string(overflowing_keys_) + " keys)" + of_one_key() + ": Onesweep sorts " +
+               (one_key_ ? "the other " + std::to_string(overflowing_ - one_key_) : std::string("them")) + " apart";
+      case Path::overflowing_buckets_of_one_key:
+        return std::to_string(overflowing_) + " of " + std::to_string(kBuckets) + " buckets overflow their " + slab +
+               " (" + std::to_string(overflowing_keys_) + " keys), each of one key: sorted as the top passes left them";
       case Path::most_keys_overflow:
         return std::to_string(overflowing_) + " buckets overflow their " + slab + " with " +
-               std::to_string(overflowing_keys_) + " of " + std::to_string(p_.n) + " keys: Onesweep sorts all keys";
+               std::to_string(overflowing_keys_) + " of " + std::to_string(p_.n) + " keys" + of_one_key() +
+               ": more than half the keys in buckets of more than one key, so Onesweep sorts all keys";
     }
     return {};
   }
 
  private:
-  enum class Path { trivial, sample_says_skewed, every_bucket_fits, some_buckets_overflow, most_keys_overflow };
+  enum class Path {
+    trivial,
+    sample_says_skewed,
+    every_bucket_fits,
+    some_buckets_overflow,
+    overflowing_buckets_of_one_key,
+    most_keys_overflow
+  };
   Path last_ = Path::trivial;
-  std::size_t overflowing_ = 0;
+  std::size_t overflowing_ = 0, one_key_ = 0;
   unsigned long long overflowing_keys_ = 0;
+  std::string of_one_key() const {
+    return one_key_ ? ", " + std::to_string(one_key_) + " of them of one key (sorted as the top passes left them)" : "";
+  }
+
+  // The overflowing buckets' begins and offsets, copied to the device (one
+  // copy, from the pinned memory after the bucket ends).
+  std::pair<const unsigned long long*, const unsigned long long*> upload_places(const OverflowingBuckets& over,
+                                                                                void* temp, cudaStream_t s) {
+    const std::size_t count = over.begins.size();
+    unsigned long long* places_host = ends_host_ + kBuckets;
+    std::copy(over.offsets.begin(), over.offsets.end(),
+              std::copy(over.begins.begin(), over.begins.end(), places_host));
+    auto* begins = temp_at<unsigned long long>(temp, base_ + places_off_);
+    cuda_check(cudaMemcpyAsync(begins, places_host, (2 * count + 1) * sizeof(unsigned long long),
+                               cudaMemcpyHostToDevice, s),
+               "radix.two_digit_msd_local_lsd: overflowing buckets");
+    return {begins, begins + count};
+  }
+
+  // Which overflowing buckets hold more than one key (mixed_buckets_kernel,
+  // its words read by the host through mapped memory): the others are sorted
+  // already. Reads the overflowing keys once.
+  const unsigned* find_mixed_buckets(const OverflowingBuckets& all, const Bits* grouped_keys, void* temp,
+                                     cudaStream_t s) {
+    const unsigned count = unsigned(all.begins.size()), words = (count + 31) / 32;
+    const auto [begins, offsets] = upload_places(all, temp, s);
+    auto* mixed = temp_at<unsigned>(temp, base_ + mixed_off_);
+    cuda_check(cudaMemsetAsync(mixed, 0, words * sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: clear mixed");
+    const unsigned blocks = unsigned((all.keys + kMixedTile - 1) / kMixedTile);
+    mixed_buckets_kernel<Bits><<<blocks, kMixedThreads, 0, s>>>(grouped_keys, begins, offsets, count, mixed);
+    check_launch("radix.two_digit_msd_local_lsd: overflowing buckets of more than one key");
+    volatile Answers* answers = answers_host_;
+    answers->mixed_done = 0;
+    publish_kernel<<<1, kPublishThreads, 0, s>>>(mixed, words, answers_dev_->mixed, &answers_dev_->mixed_done);
+    check_launch("radix.two_digit_msd_local_lsd: publish the mixed buckets");
+    wait_for_mapped_flag(&answers->mixed_done, s, "radix.two_digit_msd_local_lsd: overflowing buckets");
+    for (unsigned w = 0; w < words; ++w) mixed_host_[w] = answers->mixed[w];
+    return mixed_host_;
+  }
 
   // The memory of the overflowing buckets' sort: the sorted run (keys, then
   // values) and the Onesweep sort's own temporary storage.
@@ -344,15 +501,7 @@ class TwoDigitMsdInstance final : public Instance {
   template <class V>
   void sort_overflowing(const OverflowingBuckets& over, const Buffers& b, void* temp, cudaStream_t s) {
     const unsigned count = unsigned(over.begins.size());
-    // The places, begins then offsets, in one copy.
-    unsigned long long* places_host = ends_host_ + kBuckets;
-    std::copy(over.offsets.begin(), over.offsets.end(),
-              std::copy(over.begins.begin(), over.begins.end(), places_host));
-    auto* begins = temp_at<unsigned long long>(temp, base_ + places_off_);
-    const unsigned long long* offsets = begins + count;
-    cuda_check(cudaMemcpyAsync(begins, places_host, (2 * std::size_t(count) + 1) * sizeof(unsigned long long),
-                               cudaMemcpyHostToDevice, s),
-               "radix.two_digit_msd_local_lsd: overflowing buckets");
+    const auto [begins, offsets] = upload_places(over, temp, s);
     const OverflowLayout o = overflow_layout(over.keys);
     auto* run_k = static_cast<Bits*>(b.keys_in);
     auto* run_v = static_cast<V*>(b.values_in);
@@ -377,18 +526,22 @@ class TwoDigitMsdInstance final : public Instance {
   std::unique_ptr<Instance> top_, whole_;
   // The top-digit sample's counts (the skew check), per top digit, then per
   // second digit.
-  using SampleCounts = unsigned[2 * P::kBins];
+  using SampleCounts = unsigned[kSampleWords];
   // After the top passes' memory (base_): the bucket ends, the verdict, the
   // sample, and the overflowing buckets' places.
   TempLayout layout_;
-  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, places_off_ = 0;
+  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, places_off_ = 0,
+              mixed_off_ = 0;
   // Mapped for the device: the sample's counts and the buckets' verdict,
   // each with the flag publish_kernel raises after it.
   struct Answers {
     SampleCounts sample;
     unsigned fits;
-    std::uint32_t sample_done, fits_done;
+    unsigned mixed[kMixedWords];
+    std::uint32_t sample_done, fits_done, mixed_done;
   };
+  unsigned mixed_host_[kMixedWords];
+  BucketSampleTable* table_ = nullptr;
   Answers* answers_host_ = nullptr;
   Answers* answers_dev_ = nullptr;
   // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets.

@@ -1,5 +1,5 @@
 // What a sample of the keys says about the input: the class best.json keeps
-// a pick for (spread, skewed, presorted, narrow or clustered) and the
+// a pick for (spread, skewed, presorted, narrow, clustered or few_distinct) and the
 // figures that decided it.
 // Host code; the sample is taken on the GPU (device.hpp, count_sample).
 #pragma once
@@ -19,14 +19,17 @@ enum class InputClass {
   presorted,  // adjacent keys mostly in order, ascending or descending
   narrow,     // every sampled key shares its top 8 bits or more (narrow ranges, 64-bit keys holding 32-bit values)
   clustered,  // neighbours share their top 16 bits far more often than keys from anywhere (timestamps)
+  few_distinct,  // most sampled keys are a key the sample met again (few distinct keys, low-cardinality columns)
 };
-inline constexpr InputClass kAllInputClasses[] = {InputClass::spread, InputClass::skewed, InputClass::presorted,
-                                                  InputClass::narrow, InputClass::clustered};
+inline constexpr InputClass kAllInputClasses[] = {InputClass::spread,    InputClass::skewed,
+                                                  InputClass::presorted, InputClass::narrow,
+                                                  InputClass::clustered, InputClass::few_distinct};
 // The class whose pick a class without one of its own takes (a best.json
-// tuned before narrow or clustered was a class: its skewed pick); the class
-// itself if none.
+// tuned before narrow, clustered or few_distinct was a class: its skewed
+// pick); the class itself if none.
 inline InputClass fallback_class(InputClass c) {
-  return c == InputClass::narrow || c == InputClass::clustered ? InputClass::skewed : c;
+  return c == InputClass::narrow || c == InputClass::clustered || c == InputClass::few_distinct ? InputClass::skewed
+                                                                                                 : c;
 }
 
 std::string to_string(InputClass c);
@@ -73,6 +76,9 @@ struct InputFeatures {
   double neighbours_share = 0;
   double anywhere_share = 0;
   int shared_top_bits = 0;  // leading bits every sampled first key shares
+  // Share of the 2 x pairs sampled keys that are the first of their key in
+  // the sample (key_slot: keys sharing a slot count once).
+  double distinct_keys = 1;
   InputClass cls = InputClass::spread;
   std::string summary() const;  // "skewed: top-16-bit repeats 0.620 (uniform keys: 0.011 at most), ascending 0.50, ..."
 };
@@ -81,12 +87,22 @@ struct InputFeatures {
 // in ascending and in descending order, the distinct values of the top 16
 // bits (of the ordered bits; all bits of narrower keys) of both keys of every
 // pair, the pairs whose two keys share them, the pairs of first keys that
-// share them (first keys j < k: 2048 x 2047 / 2 such pairs), and the leading
-// bits all first keys share. `done` is set last: the host waits on it.
+// share them (first keys j < k: 2048 x 2047 / 2 such pairs), the leading
+// bits all first keys share, and the distinct slots (key_slot) of the
+// whole keys. `done` is set last: the host waits on it.
 struct SampleCounts {
   std::uint32_t ascending = 0, descending = 0, distinct_tops = 0, same_top_pairs = 0, first_same_pairs = 0,
-                shared_top_bits = 0, done = 0;
+                shared_top_bits = 0, distinct_keys = 0, done = 0;
 };
+
+// A whole key's slot (its ordered bits, hashed) among 2^16: the sample
+// counts its distinct keys as distinct slots, as it counts top-16-bit
+// values (one bit each, set by the first key that has it). 4096 distinct
+// keys fill about 3971 slots, as many as uniform keys fill top-16-bit values.
+inline constexpr int kKeySlotBits = 16;
+SORTBENCH_SAMPLE_HD std::uint32_t key_slot(std::uint64_t ordered) {
+  return std::uint32_t((ordered * 0x9E3779B97F4A7C15ull) >> (64 - kKeySlotBits));
+}
 
 // Distinct top 16 bits among `keys` uniform keys: mean and standard deviation.
 struct UniformTops {
@@ -103,13 +119,20 @@ inline constexpr double kSkewedSds = 4.0;
 // everywhere (few_unique:2) stays skewed.
 inline constexpr double kClusteredNeighbours = 0.5;
 inline constexpr double kClusteredOverAnywhere = 8.0;
+// Few distinct: the sample's 4096 keys hold fewer than half as many distinct
+// keys (k keys drawn evenly give k (1 - e^(-4096 / k)): few_unique:1000 0.24
+// of the sample, 2000 0.43, 3000 0.54; zipf over 2^20 ranks about 0.66,
+// uniform keys 0.97 of slots). Each distinct key then fills buckets of its
+// own, which a sort that splits keys on their top bits leaves as they are.
+inline constexpr double kFewDistinctKeys = 0.5;
 
 // The rule (docs/tune.md "Input classes"): presorted where at least half the
 // pairs differ and 90 % of those run one way; else narrow where the sampled
 // keys share their top 8 bits; else clustered where neighbours share their
-// top 16 bits, far more often than keys from anywhere; else skewed where the
-// repeats exceed what uniform keys give by kSkewedSds standard deviations;
-// else spread.
+// top 16 bits, far more often than keys from anywhere; else few_distinct
+// where the sample's distinct keys are under kFewDistinctKeys of it; else
+// skewed where the repeats exceed what uniform keys give by
+// kSkewedSds standard deviations; else spread.
 InputFeatures classify_counts(const SampleCounts& c, std::size_t pairs, int key_bits);
 
 // The same counts on the host: pairs holds 2 x count ordered key bits

@@ -22,10 +22,11 @@ constexpr unsigned kFirstSlots = 1u << kFirstSlotBits;
 // Zero between samples: the last block of each sample clears what it used.
 struct SampleTables {
   unsigned seen[(1u << 16) / 32];  // the top-16-bit values the sample has met
+  unsigned seen_keys[(1u << kKeySlotBits) / 32];  // the whole keys' slots it has met (key_slot)
   // Per hashed top-16-bit value, the first keys that had it so far: their
   // pairs with a repeated value (hash collisions add about 2^-13 of them).
   unsigned first_count[kFirstSlots];
-  unsigned up, down, distinct, first_same, same_top, blocks_done;
+  unsigned up, down, distinct, distinct_keys, first_same, same_top, blocks_done;
   unsigned long long all_nand, all_or;  // NOT of the AND, so that zero starts it
 };
 
@@ -38,16 +39,17 @@ __global__ void __launch_bounds__(kSampleThreads)
   auto top_of = [](std::uint64_t ordered) { return unsigned(ordered >> (kBits - kTopBits)); };
   const unsigned ta = top_of(a), tb = top_of(b);
   // Whether a top-16-bit value is new to the sample.
-  auto fresh = [&](unsigned top) {
-    const unsigned bit = 1u << (top & 31);
-    return unsigned((atomicOr(&t->seen[top >> 5], bit) & bit) == 0);
+  auto fresh = [&](unsigned* seen, unsigned slot) {
+    const unsigned bit = 1u << (slot & 31);
+    return unsigned((atomicOr(&seen[slot >> 5], bit) & bit) == 0);
   };
   // Places in strides are evenly spread, so the first keys of a monotone
   // input (timestamps) fall in values of their own however few values it
   // fills; their neighbours do not. The repeats among first keys: a slot's m
   // keys give m (m - 1) / 2 in any order.
   unsigned same_first = atomicAdd(&t->first_count[(ta * 2654435761u) >> (32 - kFirstSlotBits)], 1u);
-  unsigned fresh_tops = fresh(ta) + fresh(tb);
+  unsigned fresh_tops = fresh(t->seen, ta) + fresh(t->seen, tb);
+  unsigned fresh_keys = fresh(t->seen_keys, key_slot(a)) + fresh(t->seen_keys, key_slot(b));
   unsigned up = a < b, down = b < a, same = ta == tb;
   const std::uint64_t nand = ~std::uint64_t(a), any = std::uint64_t(a);
   // One global atomic a warp for the totals.
@@ -56,6 +58,7 @@ __global__ void __launch_bounds__(kSampleThreads)
   same = __reduce_add_sync(~0u, same);
   same_first = __reduce_add_sync(~0u, same_first);
   fresh_tops = __reduce_add_sync(~0u, fresh_tops);
+  fresh_keys = __reduce_add_sync(~0u, fresh_keys);
   const unsigned nand_lo = __reduce_or_sync(~0u, unsigned(nand)), nand_hi = __reduce_or_sync(~0u, unsigned(nand >> 32));
   const unsigned or_lo = __reduce_or_sync(~0u, unsigned(any)), or_hi = __reduce_or_sync(~0u, unsigned(any >> 32));
   if (threadIdx.x % 32 == 0) {
@@ -64,6 +67,7 @@ __global__ void __launch_bounds__(kSampleThreads)
     atomicAdd(&t->same_top, same);
     atomicAdd(&t->first_same, same_first);
     atomicAdd(&t->distinct, fresh_tops);
+    atomicAdd(&t->distinct_keys, fresh_keys);
     atomicOr(&t->all_nand, (static_cast<unsigned long long>(nand_hi) << 32) | nand_lo);
     atomicOr(&t->all_or, (static_cast<unsigned long long>(or_hi) << 32) | or_lo);
   }
@@ -83,6 +87,7 @@ __global__ void __launch_bounds__(kSampleThreads)
     out->distinct_tops = v->distinct;
     out->first_same_pairs = v->first_same;
     out->same_top_pairs = v->same_top;
+    out->distinct_keys = v->distinct_keys;
     out->shared_top_bits = shared_leading_bits(~v->all_nand, v->all_or, kBits);
     __threadfence_system();  // the counts reach the host before the flag
     *reinterpret_cast<volatile std::uint32_t*>(&out->done) = 1;
@@ -118,6 +123,7 @@ InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* ma
   counts.distinct_tops = c->distinct_tops;
   counts.first_same_pairs = c->first_same_pairs;
   counts.same_top_pairs = c->same_top_pairs;
+  counts.distinct_keys = c->distinct_keys;
   counts.shared_top_bits = c->shared_top_bits;
   return classify_counts(counts, kClassSamplePairs, bits);
 }

@@ -4,6 +4,7 @@
 // CPU tests check the rules.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +33,34 @@ inline bool sample_says_buckets_overflow(const unsigned* counts, unsigned bins, 
   return false;
 }
 
+// The sample's words (top_digit_sample_kernel and one_key_buckets_kernel):
+// per top digit, then per second digit, the sampled keys [0, 2 bins); the
+// same for the keys of buckets whose two or more sampled keys were all one
+// key [2 bins, 4 bins); then the buckets with exactly one sampled key.
+inline constexpr unsigned sample_words(unsigned bins) { return 4 * bins + 1; }
+
+// Whether a bucket whose sampled keys are all one key holds that key alone.
+// A key alone in its bucket in the sample stands for keys spread thinly over
+// every bucket (n / samples of them each); under one such key a bucket, the
+// buckets of one sampled key are taken to hold nothing else (few distinct
+// keys, each in its own bucket). Zipf keys' hot buckets look like one key in
+// the sample too, but their tail puts keys in every bucket.
+inline bool one_key_buckets_hold_one_key(unsigned singles, unsigned samples, std::uint64_t n, unsigned buckets) {
+  return double(singles) * double(n) / double(samples) < double(buckets);
+}
+
+// sample_says_buckets_overflow over the sample's words, with the keys of
+// buckets of one key left out where those hold nothing else: such a bucket,
+// however large, is sorted as the top passes leave it (the bucket ends and
+// the one-key check after the passes find it exactly).
+inline bool sample_says_mixed_buckets_overflow(const unsigned* words, unsigned bins, unsigned samples,
+                                               std::uint64_t n, unsigned slab) {
+  std::vector<unsigned> counts(words, words + 2 * bins);
+  if (one_key_buckets_hold_one_key(words[4 * bins], samples, n, bins * bins))
+    for (unsigned i = 0; i < 2 * bins; ++i) counts[i] -= std::min(counts[i], words[2 * bins + i]);
+  return sample_says_buckets_overflow(counts.data(), bins, samples, n, slab);
+}
+
 // The buckets that overflow their slab after the top passes, from each
 // bucket's end (ends[b]: one past its last key), and where each goes when
 // they are gathered, in bucket order, into one run of `keys` keys.
@@ -39,15 +68,35 @@ struct OverflowingBuckets {
   std::vector<unsigned long long> begins;   // where each one starts among the grouped keys
   std::vector<unsigned long long> offsets;  // where it starts in the gathered run; then the run's size
   unsigned long long keys = 0;
+  // Buckets of 2 to slab keys, which the block kernel sorts: with none, it
+  // need not be launched (few distinct keys fill only overflowing buckets).
+  unsigned fitting = 0;
 };
 inline OverflowingBuckets overflowing_buckets(const unsigned long long* ends, unsigned buckets, unsigned slab) {
   OverflowingBuckets o;
   for (unsigned b = 0; b < buckets; ++b) {
     const unsigned long long begin = b ? ends[b - 1] : 0, size = ends[b] - begin;
+    o.fitting += size >= 2 && size <= slab;
     if (size <= slab) continue;
     o.begins.push_back(begin);
     o.offsets.push_back(o.keys);
     o.keys += size;
+  }
+  o.offsets.push_back(o.keys);
+  return o;
+}
+
+// Of the overflowing buckets, those whose bit is set in `mixed` (bit i of
+// word i / 32: bucket i of `all` holds more than one key), with their place
+// in the run they are gathered into. The others hold one key each, and the
+// top passes, stable, left them sorted.
+inline OverflowingBuckets mixed_buckets(const OverflowingBuckets& all, const unsigned* mixed) {
+  OverflowingBuckets o;
+  for (std::size_t i = 0; i < all.begins.size(); ++i) {
+    if (!(mixed[i / 32] >> (i % 32) & 1)) continue;
+    o.begins.push_back(all.begins[i]);
+    o.offsets.push_back(o.keys);
+    o.keys += all.offsets[i + 1] - all.offsets[i];
   }
   o.offsets.push_back(o.keys);
   return o;
