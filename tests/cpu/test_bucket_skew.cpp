@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "device/hash.cuh"
 #include "radix/common/bucket_skew.hpp"
 #include "sortbench/device/spread_place.hpp"
 
@@ -149,20 +150,12 @@ std::vector<unsigned> sample_words_of(KeyOf key_of) {
   return w;
 }
 
-std::uint32_t mix32(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  return x ^ (x >> 16);
-}
-
 TEST(BucketSkew, FewDistinctKeysPassWhereTheirBucketsHoldNothingElse) {
   using sortbench::radix::sample_says_mixed_buckets_overflow;
   // Four distinct keys, a quarter of the input each: every top digit that
   // holds one holds a quarter of the keys, far past the bound, but each
   // bucket holds one key and is sorted as the top passes leave it.
-  const auto four = sample_words_of([](unsigned j) { return mix32(j % 4 + 1); });
+  const auto four = sample_words_of([](unsigned j) { return sortbench::fmix32(j % 4 + 1); });
   for (unsigned slab : {384u, 1280u, 4608u}) {
     const std::uint64_t n = std::uint64_t(1) << 26;
     EXPECT_TRUE(sample_says_buckets_overflow(four.data(), kBins, kTopDigitSampleKeys, n, slab));
@@ -172,7 +165,7 @@ TEST(BucketSkew, FewDistinctKeysPassWhereTheirBucketsHoldNothingElse) {
   // fall alone in their buckets in the sample and stand for keys in every
   // bucket, so the crowded buckets are not of one key.
   std::mt19937 rng(3);
-  const auto noisy = sample_words_of([&](unsigned j) { return j % 10 == 0 ? std::uint32_t(rng()) : mix32(j % 4 + 1); });
+  const auto noisy = sample_words_of([&](unsigned j) { return j % 10 == 0 ? std::uint32_t(rng()) : sortbench::fmix32(j % 4 + 1); });
   EXPECT_TRUE(sample_says_mixed_buckets_overflow(noisy.data(), kBins, kTopDigitSampleKeys, std::uint64_t(1) << 26, 1280));
   // Two distinct keys in one bucket (same top 16 bits): a mixed bucket, counted.
   const auto two = sample_words_of([](unsigned j) { return 0xABCD0000u | (j % 2); });

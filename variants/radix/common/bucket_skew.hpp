@@ -26,10 +26,12 @@ inline constexpr unsigned kTopDigitSampleKeys = 1u << 16;
 // away. False says nothing: a bucket may still overflow, which the bucket
 // ends find after the passes.
 inline bool sample_says_buckets_overflow(const unsigned* counts, unsigned bins, unsigned samples, std::uint64_t n,
-                                         unsigned slab) {
+                                         unsigned slab, const unsigned* left_out = nullptr) {
   const double bound = 2.0 * double(bins) * double(slab);
-  for (unsigned i = 0; i < 2 * bins; ++i)
-    if (double(counts[i]) / double(samples) * double(n) > bound) return true;
+  for (unsigned i = 0; i < 2 * bins; ++i) {
+    const unsigned c = counts[i] - (left_out ? std::min(counts[i], left_out[i]) : 0u);
+    if (double(c) / double(samples) * double(n) > bound) return true;
+  }
   return false;
 }
 
@@ -55,10 +57,8 @@ inline bool one_key_buckets_hold_one_key(unsigned singles, unsigned samples, std
 // the one-key check after the passes find it exactly).
 inline bool sample_says_mixed_buckets_overflow(const unsigned* words, unsigned bins, unsigned samples,
                                                std::uint64_t n, unsigned slab) {
-  std::vector<unsigned> counts(words, words + 2 * bins);
-  if (one_key_buckets_hold_one_key(words[4 * bins], samples, n, bins * bins))
-    for (unsigned i = 0; i < 2 * bins; ++i) counts[i] -= std::min(counts[i], words[2 * bins + i]);
-  return sample_says_buckets_overflow(counts.data(), bins, samples, n, slab);
+  const bool leave_out = one_key_buckets_hold_one_key(words[4 * bins], samples, n, bins * bins);
+  return sample_says_buckets_overflow(words, bins, samples, n, slab, leave_out ? words + 2 * bins : nullptr);
 }
 
 // The buckets that overflow their slab after the top passes, from each
