@@ -137,9 +137,12 @@ TEST(ConstInput, DeclaringVariantsLeaveTheirInput) {
     ValueType v;
     const char* dist;
   };
-  // low_bits: the skip_constant_digits points run 3 (u32) and 5 (u64) of their 8-bit passes.
+  // low_bits: the skip_constant_digits points run 3 (u32) and 5 (u64) of their 8-bit passes, an even
+  // number after the first (the spare buffer), and signed keys below 256 the first pass and the top
+  // digit's, which decodes them.
   const Case cases[] = {{KeyType::u32, ValueType::none, "uniform"}, {KeyType::u32, ValueType::u32, "low_bits:24"},
-                        {KeyType::u64, ValueType::u32, "low_bits:40"}, {KeyType::f64, ValueType::u64, "uniform"}};
+                        {KeyType::u64, ValueType::u32, "low_bits:40"}, {KeyType::f64, ValueType::u64, "uniform"},
+                        {KeyType::i32, ValueType::none, "low_bits:8"}};
   int checked = 0;
   for (const VariantInfo& v : Registry::instance().all()) {
     if (!v.const_input || v.host) continue;

@@ -1,14 +1,20 @@
 # The radix family's grid points in the lean build (cmake/lean_points.cmake):
 # label -> the arguments of each design's point macro.
 
-# radix.onesweep.rb8.ipt15.tpb512.mb2[.lw16][.skip_constant_digits] -> 8, 15, 512, 2[, 16]
+# radix.onesweep.rb8.ipt15.tpb512.mb2[.lw16][.pad0][.skip_constant_digits] -> 8, 15, 512, 2[, 16[, 0]]
 # (OnesweepPolicy; onesweep.cu registers each point with and without skip_constant_digits)
 function(sortbench_lean_onesweep label out)
-  string(REGEX MATCH "^radix\\.onesweep\\.rb([0-9]+)\\.ipt([0-9]+)\\.tpb([0-9]+)\\.mb([0-9]+)(\\.lw([0-9]+))?(\\.skip_constant_digits)?$"
+  string(REGEX MATCH "^radix\\.onesweep\\.rb([0-9]+)\\.ipt([0-9]+)\\.tpb([0-9]+)\\.mb([0-9]+)(\\.lw([0-9]+))?(\\.pad([0-9]+))?(\\.skip_constant_digits)?$"
          _ "${label}")
   set(args "${CMAKE_MATCH_1}, ${CMAKE_MATCH_2}, ${CMAKE_MATCH_3}, ${CMAKE_MATCH_4}")
+  set(lw 8)
   if(CMAKE_MATCH_5)
-    string(APPEND args ", ${CMAKE_MATCH_6}")
+    set(lw ${CMAKE_MATCH_6})
+  endif()
+  if(CMAKE_MATCH_7)
+    string(APPEND args ", ${lw}, ${CMAKE_MATCH_8}")
+  elseif(CMAKE_MATCH_5)
+    string(APPEND args ", ${lw}")
   endif()
   set(${out} "${args}" PARENT_SCOPE)
 endfunction()
@@ -21,12 +27,16 @@ endfunction()
 # digits (31 x 512 and 31 x 384 for both, 30 x 512 for sorted keys, 23 x 384
 # for pairs). At 32 x 512 (64 keys a digit) a row's keys landed in one
 # shared-memory bank (docs/experiments/realistic-data.md, run 32); keys-only
-# tiles are padded since (run 33), pairs' are not.
+# tiles are padded since (run 33), pairs' are not. The same 32-bit key tiles
+# without the padding (`.pad0`), for the inputs whose shares do not line up:
+# the padding costs instructions in every key's reorder.
 sortbench_lean_family(SORTBENCH_LEAN_ONESWEEP "^radix\\.onesweep\\." sortbench_lean_onesweep PER_WIDTH
   EXCLUDE radix.onesweep.rb8.ipt22.tpb384.mb3 radix.onesweep.rb8.ipt22.tpb384.mb3.skip_constant_digits
   ALWAYS radix.onesweep.rb8.ipt19.tpb512.mb2:32 radix.onesweep.rb8.ipt19.tpb512.mb2:64
          radix.onesweep.rb8.ipt31.tpb512.mb2:32 radix.onesweep.rb8.ipt30.tpb512.mb2:32
-         radix.onesweep.rb8.ipt31.tpb384.mb3:32 radix.onesweep.rb8.ipt23.tpb384.mb2:32)
+         radix.onesweep.rb8.ipt31.tpb384.mb3:32 radix.onesweep.rb8.ipt23.tpb384.mb2:32
+         radix.onesweep.rb8.ipt32.tpb384.mb3.pad0:32 radix.onesweep.rb8.ipt31.tpb384.mb3.pad0:32
+         radix.onesweep.rb8.ipt32.tpb512.mb2.pad0:32 radix.onesweep.rb8.ipt31.tpb512.mb2.pad0:32)
 
 # radix.msd_local_lsd.rb8.ipt9.tpb256[.unrolled_passes][.top_ipt4.top_tpb512]
 #   -> 8, 9, 256[, true|false[, 4, 512]] (MsdLocalPolicy)

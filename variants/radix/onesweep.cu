@@ -3,6 +3,8 @@
 // best.json names); kernels are instantiated in onesweep_keys{8,16,32,64}.cu.
 // Design: common/onesweep.cuh. Every other point of OnesweepSpace is built on
 // demand (sortbench/on_demand.hpp) from the translation unit below.
+#include <algorithm>
+
 #include "common/onesweep.cuh"
 #include "onesweep_grid.cuh"
 #include "sortbench/family_space.hpp"
@@ -37,8 +39,10 @@ FamilySpace onesweep_family_space() {
   s.axes = OnesweepSpace::axes();
   s.why_not = [](const SpacePoint& p, const PointTypes& types, std::size_t per_block, std::size_t per_sm,
                  int threads_per_sm) -> std::string {
-    const int rb = int(p[0]), ipt = int(p[1]), tpb = int(p[2]), mb = int(p[3]), lw = int(p[4]);
-    if (const char* e = OnesweepSpace::shape_error(rb, ipt, tpb, mb, lw)) return e;
+    const int rb = int(p[0]), ipt = int(p[1]), tpb = int(p[2]), mb = int(p[3]), lw = int(p[4]), pad = int(p[5]);
+    if (const char* e = OnesweepSpace::shape_error(rb, ipt, tpb, mb, lw, pad)) return e;
+    if (!pad && std::find(types.values.begin(), types.values.end(), ValueType::none) == types.values.end())
+      return "padded_slots 0 sorts keys only (tiles with values are never padded)";
     if (mb * tpb > threads_per_sm)
       return "min_blocks_per_sm x block_threads = " + std::to_string(mb * tpb) + " threads, above the GPU's " +
              std::to_string(threads_per_sm) + " per SM";
@@ -47,7 +51,8 @@ FamilySpace onesweep_family_space() {
     std::string first;
     for (KeyType k : types.keys)
       for (ValueType v : types.values) {
-        const std::size_t smem = OnesweepSpace::smem_bytes(rb, ipt, tpb, key_bytes(k), value_bytes(v));
+        if (!pad && v != ValueType::none) continue;
+        const std::size_t smem = OnesweepSpace::smem_bytes(rb, ipt, tpb, key_bytes(k), value_bytes(v), pad);
         const std::string what = to_string(k) + (v == ValueType::none ? " keys" : " keys with " + to_string(v) + " values");
         std::string why;
         if (smem > per_block)

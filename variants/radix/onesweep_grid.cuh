@@ -16,7 +16,8 @@
 // (256 digits) or timestamps (32 digits) spread evenly (31 x 512 and 31 x 384
 // for both, 30 x 512 for sorted keys, 23 x 384 for pairs), which kept a
 // row's keys off one shared-memory bank before keys-only tiles were padded
-// (docs/experiments/realistic-data.md, runs 32 and 33). Labels that
+// (docs/experiments/realistic-data.md, runs 32 and 33), and the four 32- and
+// 31-key tiles without that padding (`.pad0`, keys only). Labels that
 // results/<gpu>/best.json names must stay in the curated set. SORTBENCH_FULL_GRID opens the wider
 // space, 11-bit digits included (3 passes for 32-bit keys instead of 4, but
 // 8x the per-tile digit work; never the fastest on the H200, at 2^20 or at
@@ -45,6 +46,10 @@
   X(8, 30, 512, 2)                         \
   X(8, 31, 384, 3)                         \
   X(8, 23, 384, 2)                         \
+  X(8, 32, 384, 3, 8, 0)                   \
+  X(8, 31, 384, 3, 8, 0)                   \
+  X(8, 32, 512, 2, 8, 0)                   \
+  X(8, 31, 512, 2, 8, 0)                   \
   X(8, 8, 512, 2)
 
 #ifdef SORTBENCH_FULL_GRID

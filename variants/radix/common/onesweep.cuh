@@ -29,11 +29,11 @@ namespace sortbench::radix {
 // The variant of policy P. KeyBits: the key widths its kernels are
 // instantiated for (an on-demand point builds only the widths its sweep
 // sorts); none: every width (the compiled-in grid).
-// SkipConstantDigits: the same kernels; after the histogram one small kernel
-// says which digits every key shares, and their passes are left out (64-bit
-// keys holding 32-bit values sort in four passes, not eight). The host waits
-// for that answer (about 20 us a sort), a gain only where digits are
-// constant, so the tuner picks it per input class.
+// SkipConstantDigits: the same kernels; the digit scan also says which
+// digits every key shares, and their passes are left out (64-bit keys
+// holding 32-bit values sort in four passes, not eight). The first pass
+// runs while the host waits for that answer, and the chain after it takes a
+// third buffer where the passes left are even (common/pass_chain.hpp).
 template <class P, bool SkipConstantDigits = false, class... KeyBits>
 VariantInfo onesweep_info() {
   VariantInfo v;
@@ -45,6 +45,9 @@ VariantInfo onesweep_info() {
                   "(warp match-any), looks back for its offsets and scatters through shared memory";
   v.seed = "001 further reading (Onesweep); anchors.md";
   take_every_type(v);
+  // A tile with values is never padded: a `.pad0` point with values would
+  // run its padded sibling's kernels.
+  if (!P::kPaddedSlots) v.value_types = {ValueType::none};
   if constexpr (sizeof...(KeyBits) > 0) {
     v.key_types.clear();
     for (KeyType k : kAllKeyTypes)

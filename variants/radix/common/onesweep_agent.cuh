@@ -115,9 +115,13 @@ __device__ __forceinline__ void scan_digit_counts(const unsigned long long (&c)[
 }
 
 // Block p turns pass p's digit counts into first output positions, in place.
+// verdict (skip_constant_digits; else null): block p also writes
+// verdict[p], in host memory mapped for the device, 2 where one digit holds
+// all n keys (the pass would leave them where they are), else 1.
 constexpr int kBinScanThreads = 256;
 template <int RadixBits>
-__global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long long* hist, unsigned pass_stride) {
+__global__ void __launch_bounds__(kBinScanThreads)
+    bin_scan_kernel(unsigned long long* hist, unsigned pass_stride, std::uint32_t* verdict, unsigned long long n) {
   __shared__ BlockScanShfl<kBinScanThreads, unsigned long long>::Storage s;
   common::chain_wait();
   common::chain_release();
@@ -125,6 +129,13 @@ __global__ void __launch_bounds__(kBinScanThreads) bin_scan_kernel(unsigned long
   unsigned long long* h = hist + std::size_t(blockIdx.x) * pass_stride;
   unsigned long long c[kPer];
   load_digit_counts<kBins>(h, c);
+  if (verdict) {
+    bool whole = false;
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) whole |= c[k] == n;
+    whole = __syncthreads_or(whole);
+    if (threadIdx.x == 0) reinterpret_cast<volatile std::uint32_t*>(verdict)[blockIdx.x] = whole ? 2 : 1;
+  }
   scan_digit_counts<kBins, kBinScanThreads>(c, h, s);
 }
 
@@ -598,33 +609,6 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   }
 }
 
-}  // namespace onesweep_detail
-
-namespace onesweep_detail {
-// skip_constant_digits: per pass, whether one digit holds all n keys (the
-// pass would leave them where they are), as bits of answer[0..1] in mapped
-// host memory, then answer[2] = 1. A warp per pass.
-template <int Bins>
-__global__ void __launch_bounds__(1024) constant_digits_kernel(const unsigned long long* __restrict__ counts,
-                                                               unsigned pass_stride, int passes,
-                                                               unsigned long long n, std::uint32_t* answer) {
-  __shared__ unsigned long long mask;
-  if (threadIdx.x == 0) mask = 0;
-  __syncthreads();
-  const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
-  for (int pass = warp; pass < passes; pass += int(blockDim.x / 32)) {
-    bool whole = false;
-    for (int d = lane; d < Bins; d += 32) whole |= counts[std::size_t(pass) * pass_stride + d] == n;
-    if (__any_sync(~0u, whole) && lane == 0) atomicOr(&mask, 1ull << pass);
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    answer[0] = std::uint32_t(mask);
-    answer[1] = std::uint32_t(mask >> 32);
-    __threadfence_system();
-    *reinterpret_cast<volatile std::uint32_t*>(&answer[2]) = 1;
-  }
-}
 }  // namespace onesweep_detail
 
 }  // namespace sortbench::radix

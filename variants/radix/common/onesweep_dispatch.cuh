@@ -9,6 +9,7 @@
 #include "common/chained_launch.cuh"
 #include "onesweep_agent.cuh"
 #include "onesweep_policy.cuh"
+#include "pass_chain.hpp"
 #include "sortbench/device/mapped_flag.hpp"
 
 namespace sortbench::radix {
@@ -50,6 +51,11 @@ class OnesweepInstance final : public Instance {
         TopDigitFirst || skip_constant_digits_ || p_.const_input || pass_chain_needs_alt(passes_ - first_pass_);
     alt_keys_ = layout_.add(alt ? p_.n * sizeof(Bits) : 0);
     alt_values_ = layout_.add(alt ? p_.n * value_bytes(p_.value) : 0);
+    // The third buffer a skip_constant_digits_ chain may take where the
+    // input stays as it was (pass_chain.hpp).
+    const bool spare = skip_constant_digits_ && p_.const_input;
+    spare_keys_ = layout_.add(spare ? p_.n * sizeof(Bits) : 0);
+    spare_values_ = layout_.add(spare ? p_.n * value_bytes(p_.value) : 0);
     fits_off_ = layout_.add(TopDigitFirst ? sizeof(unsigned) : 0);
     // One block that a single memset clears: per pass the digit counts, which
     // become the first output positions of portion 0, and those of the
@@ -84,12 +90,13 @@ class OnesweepInstance final : public Instance {
     }
     chained_ = common::chained_launch_supported();
     if (skip_constant_digits_) {
-      cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&constant_host_), 3 * sizeof(std::uint32_t), cudaHostAllocMapped),
-                 "radix.onesweep: mapped answer");
-      constant_dev_ = mapped_device_pointer(constant_host_, "radix.onesweep: mapped answer");
+      cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&verdict_host_), passes_ * sizeof(std::uint32_t),
+                               cudaHostAllocMapped),
+                 "radix.onesweep: mapped verdict");
+      verdict_dev_ = mapped_device_pointer(verdict_host_, "radix.onesweep: mapped verdict");
     }
   }
-  ~OnesweepInstance() override { cudaFreeHost(constant_host_); }
+  ~OnesweepInstance() override { cudaFreeHost(verdict_host_); }
   OnesweepInstance(const OnesweepInstance&) = delete;
   OnesweepInstance& operator=(const OnesweepInstance&) = delete;
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
@@ -116,12 +123,17 @@ class OnesweepInstance final : public Instance {
   const unsigned long long* digit_ends(void* temp) const {
     return temp_at<unsigned long long>(temp, cleared_off_) + std::size_t(passes_ - 1) * starts_stride() + P::kBins;
   }
+  // The policy whose kernels sort keys with values of type V: tiles with
+  // values are never padded (OnesweepPolicy::slot), so a `.pad0` point
+  // shares its padded sibling's.
+  template <class V>
+  using KernelPolicy = std::conditional_t<kHasValues<V>, typename P::Padded, P>;
   // Dynamic shared memory of the pass kernel, for a variant's check that a
   // point fits before it is built.
   template <class V>
   static constexpr std::size_t pass_smem() {
-    if constexpr (TopDigitFirst) return sizeof(onesweep_detail::TopDigitFirstSmem<P, Bits, V>);
-    else return P::template smem_bytes<Bits, V>();
+    if constexpr (TopDigitFirst) return sizeof(onesweep_detail::TopDigitFirstSmem<KernelPolicy<V>, Bits, V>);
+    else return KernelPolicy<V>::template smem_bytes<Bits, V>();
   }
 
  private:
@@ -136,8 +148,8 @@ class OnesweepInstance final : public Instance {
   std::size_t counter_words() const { return (TopDigitFirst ? 3 + passes_ : std::size_t(passes_) * portions_) + 1; }
   template <class V>
   static auto pass_kernel_for() {
-    if constexpr (TopDigitFirst) return onesweep_detail::top_digit_first_kernel<P, Bits, V>;
-    else return onesweep_detail::pass_kernel<P, Bits, V>;
+    if constexpr (TopDigitFirst) return onesweep_detail::top_digit_first_kernel<KernelPolicy<V>, Bits, V>;
+    else return onesweep_detail::pass_kernel<KernelPolicy<V>, Bits, V>;
   }
 
   template <class V>
@@ -163,7 +175,7 @@ class OnesweepInstance final : public Instance {
       constexpr unsigned kChunk = unsigned(P::kBlockThreads * kTopHistItems);
       const unsigned chunks = unsigned((p_.n + kChunk - 1) / kChunk);
       const unsigned grid = std::min(persistent_blocks_, std::max(chunks, tiles_));
-      cuda_check(common::launch_chained(chained_, top_digit_first_kernel<P, Bits, V>, grid, P::kBlockThreads,
+      cuda_check(common::launch_chained(chained_, top_digit_first_kernel<KernelPolicy<V>, Bits, V>, grid, P::kBlockThreads,
                                         pass_smem<V>(), s, kin, kout, kalt, vin, vout, valt, unsigned(p_.n), map,
                                         chunks, starts, starts_stride(), status, counters, bucket_limit_,
                                         temp_at<unsigned>(temp, fits_off_)),
@@ -179,37 +191,20 @@ class OnesweepInstance final : public Instance {
                                         starts_stride(), first_pass_, negative_zero),
                  "radix.onesweep: histogram");
     }
-    // The passes to run: all of them, or (skip_constant_digits_, one
-    // portion) those whose digit is not the same for every key: a pass whose
-    // digit has one value for all n keys would leave them in place. The
-    // histogram's counts say which (one small kernel, its answer waited for
-    // in mapped host memory, sortbench/device/mapped_flag.hpp).
-    std::vector<int> run_passes;
-    for (int pass = first_pass_; pass < passes_; ++pass) run_passes.push_back(pass);
-    const bool skip = skip_constant_digits_ && portions_ == 1;
-    if (skip) {
-      reinterpret_cast<volatile std::uint32_t*>(constant_host_)[2] = 0;
-      constant_digits_kernel<P::kBins><<<1, 32 * std::min(passes_, 32), 0, s>>>(
-          starts, starts_stride(), passes_, p_.n, constant_dev_);
-      check_launch("radix.onesweep: constant digits");
-    }
-    cuda_check(common::launch_chained(chained_ && !skip, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0,
-                                      s, starts, starts_stride()),
+    // skip_constant_digits_ (one portion, two passes or more): the digit
+    // scan also says which digits every key shares, in mapped host memory,
+    // and the passes after the first are those whose digit is not the same
+    // for every key (a pass whose digit has one value for all n keys would
+    // leave them in place). The first pass runs while the host waits for
+    // that answer (pass_chain.hpp has the buffers).
+    const bool skip = skip_constant_digits_ && portions_ == 1 && passes_ - first_pass_ > 1;
+    if (skip)
+      for (int pass = 0; pass < passes_; ++pass) reinterpret_cast<volatile std::uint32_t*>(verdict_host_)[pass] = 0;
+    cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s, starts,
+                                      starts_stride(), skip ? verdict_dev_ : nullptr, (unsigned long long)p_.n),
                "radix.onesweep: digit scan");
-    if (skip) {
-      wait_for_mapped_flag(&constant_host_[2], s, "radix.onesweep: constant digits");
-      const unsigned long long constant = constant_host_[0] | (std::uint64_t(constant_host_[1]) << 32);
-      run_passes.erase(std::remove_if(run_passes.begin(), run_passes.end(),
-                                      [&](int pass) { return (constant >> pass) & 1; }),
-                       run_passes.end());
-      if (run_passes.empty()) return copy_trivial(p_, b, s);  // every key the same in the ranked bits: stable as is
-    }
-    const int chain = int(run_passes.size());
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
-    for (int j = 0; j < chain; ++j) {
-      const int pass = run_passes[std::size_t(j)];
-      const auto k = p_.const_input ? kept_input_io(j, chain, kin, kout, kalt) : pass_io(j, chain, kin, kout, kalt);
-      const auto v = p_.const_input ? kept_input_io(j, chain, vin, vout, valt) : pass_io(j, chain, vin, vout, valt);
+    auto launch_pass = [&](int pass, PassIO<Bits> k, PassIO<V> v, PassKeyCode<Bits> code) {
       unsigned long long* pass_starts = starts + std::size_t(pass) * starts_stride();
       for (unsigned q = 0; q < portions_; ++q) {
         const std::size_t first = q * kPortionKeys;
@@ -217,15 +212,45 @@ class OnesweepInstance final : public Instance {
         const unsigned tiles = (nq + P::kTile - 1) / P::kTile;
         cuda_check(
             common::launch_chained(
-                chained_, pass_kernel<P, Bits, V>, tiles, P::kBlockThreads, P::template smem_bytes<Bits, V>(), s,
-                k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq,
-                PassKeyCode<Bits>::of_pass(map, pass, run_passes.front(), run_passes.back()), pass * P::kRadixBits,
+                chained_, pass_kernel<KernelPolicy<V>, Bits, V>, tiles, P::kBlockThreads, pass_smem<V>(), s,
+                k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq, code, pass * P::kRadixBits,
                 pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
                 status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
                 counters + std::size_t(pass) * portions_ + q, negative_zero),
             "radix.onesweep: pass");
       }
+    };
+    if (!skip) {
+      const int chain = passes_ - first_pass_;
+      for (int j = 0; j < chain; ++j) {
+        const int pass = first_pass_ + j;
+        launch_pass(pass,
+                    p_.const_input ? kept_input_io(j, chain, kin, kout, kalt) : pass_io(j, chain, kin, kout, kalt),
+                    p_.const_input ? kept_input_io(j, chain, vin, vout, valt) : pass_io(j, chain, vin, vout, valt),
+                    PassKeyCode<Bits>::of_pass(map, pass, first_pass_, passes_ - 1));
+      }
+      return;
     }
+    // At least one pass follows the first (passes_after_first), so the first
+    // encodes and does not decode.
+    launch_pass(first_pass_, PassIO<Bits>{kin, kalt}, PassIO<V>{vin, valt},
+                PassKeyCode<Bits>::of_pass(map, first_pass_, first_pass_, passes_ - 1));
+    std::vector<bool> constant(std::size_t(passes_), false);
+    for (int pass = first_pass_ + 1; pass < passes_; ++pass) {
+      wait_for_mapped_flag(&verdict_host_[pass], s, "radix.onesweep: constant digits");
+      constant[std::size_t(pass)] = verdict_host_[pass] == 2;
+    }
+    const std::vector<ChainStep> steps = passes_after_first(first_pass_, passes_, constant, p_.const_input);
+    auto* kspare = temp_at<Bits>(temp, spare_keys_);
+    auto* vspare = temp_at<V>(temp, spare_values_);
+    auto buffer = [](ChainBuffer c, auto* in, auto* out, auto* alt, auto* spare) {
+      return c == ChainBuffer::in ? in : c == ChainBuffer::out ? out : c == ChainBuffer::alt ? alt : spare;
+    };
+    for (const ChainStep& step : steps)
+      launch_pass(step.pass,
+                  PassIO<Bits>{buffer(step.src, kin, kout, kalt, kspare), buffer(step.dst, kin, kout, kalt, kspare)},
+                  PassIO<V>{buffer(step.src, vin, vout, valt, vspare), buffer(step.dst, vin, vout, valt, vspare)},
+                  PassKeyCode<Bits>::of_pass(map, step.pass, first_pass_, steps.back().pass));
   }
   unsigned portion_keys(unsigned q) const { return unsigned(std::min(kPortionKeys, p_.n - q * kPortionKeys)); }
 
@@ -239,11 +264,13 @@ class OnesweepInstance final : public Instance {
   // H100 (variants/radix/PERFORMANCE.md).
   bool chained_ = false;
   bool skip_constant_digits_ = false;
-  // Mapped: constant_digits_kernel's answer (skip_constant_digits_), the host's and the device's address.
-  std::uint32_t* constant_host_ = nullptr;
-  std::uint32_t* constant_dev_ = nullptr;
+  // Mapped: the digit scan's verdict per pass (skip_constant_digits_), the
+  // host's and the device's address.
+  std::uint32_t* verdict_host_ = nullptr;
+  std::uint32_t* verdict_dev_ = nullptr;
   unsigned tiles_ = 0, portions_ = 0, persistent_blocks_ = 0;
-  std::size_t alt_keys_ = 0, alt_values_ = 0, fits_off_ = 0, cleared_ = 0, cleared_off_ = 0;
+  std::size_t alt_keys_ = 0, alt_values_ = 0, spare_keys_ = 0, spare_values_ = 0, fits_off_ = 0, cleared_ = 0,
+              cleared_off_ = 0;
 };
 
 // Defined and instantiated per key width in onesweep_keys{8,16,32,64}.cu, so

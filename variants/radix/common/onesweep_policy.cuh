@@ -13,32 +13,36 @@ namespace sortbench::radix {
 // below, and the on-demand points onesweep.cu registers it for, read it.
 struct OnesweepSpace {
   // Why (radix_bits, items_per_thread, block_threads, min_blocks_per_sm,
-  // lookback_window) is no point of these kernels; nullptr if it is one.
-  static constexpr const char* shape_error(int rb, int ipt, int tpb, int mb, int lw) {
+  // lookback_window, padded_slots) is no point of these kernels; nullptr if
+  // it is one.
+  static constexpr const char* shape_error(int rb, int ipt, int tpb, int mb, int lw, int pad = 1) {
     if (rb < 1 || rb > 11) return "radix_bits outside 1..11 (digit counters and look-back words per tile)";
     if (ipt < 1 || ipt > 32) return "items_per_thread outside 1..32";
     if (tpb < 32 || tpb > 1024 || tpb % 32) return "block_threads not whole warps from 32 to 1024";
     if (std::size_t(tpb) * ipt > 65536) return "a tile above 65536 keys (ranks are 16-bit)";
     if (mb < 1 || mb > 8) return "min_blocks_per_sm outside 1..8";
     if (lw < 1 || lw > 32 || (lw & (lw - 1))) return "lookback_window not a power of two up to 32";
+    if (pad != 0 && pad != 1) return "padded_slots neither 0 nor 1";
     return nullptr;
   }
   // Elements of a keys-only tile between two padding elements: 128 bytes,
   // one row of the 32 banks (OnesweepPolicy::slot).
   static constexpr unsigned padding_period(std::size_t element_bytes) { return unsigned(128 / element_bytes); }
-  // Elements of a keys-only tile's shared array with its padding.
-  static constexpr std::size_t padded_tile(std::size_t tile, std::size_t element_bytes) {
-    return tile + tile / padding_period(element_bytes);
+  // Elements of a keys-only tile's shared array with its padding (pad 0:
+  // none).
+  static constexpr std::size_t padded_tile(std::size_t tile, std::size_t element_bytes, int pad = 1) {
+    return pad ? tile + tile / padding_period(element_bytes) : tile;
   }
   // sizeof(OnesweepPolicy<...>::Smem<Bits, V>), for points not compiled yet
   // (value_bytes 0: keys only); the policy asserts the two agree.
-  static constexpr std::size_t smem_bytes(int rb, int ipt, int tpb, std::size_t key_bytes, std::size_t value_bytes) {
+  static constexpr std::size_t smem_bytes(int rb, int ipt, int tpb, std::size_t key_bytes, std::size_t value_bytes,
+                                         int pad = 1) {
     const std::size_t bins = std::size_t(1) << rb, warps = std::size_t(tpb) / 32, tile = std::size_t(tpb) * ipt;
     const std::size_t slot = value_bytes ? value_bytes : key_bytes;
     std::size_t align_u = 4;
     if (key_bytes > align_u) align_u = key_bytes;
     if (slot > align_u) align_u = slot;
-    const std::size_t u = value_bytes ? tile * (slot > key_bytes ? slot : key_bytes) : padded_tile(tile, key_bytes) * key_bytes;
+    const std::size_t u = value_bytes ? tile * (slot > key_bytes ? slot : key_bytes) : padded_tile(tile, key_bytes, pad) * key_bytes;
     auto round_up = [](std::size_t x, std::size_t a) { return (x + a - 1) / a * a; };
     // The digit counters, the keys' and values' union, the 64-bit output
     // positions, the scan's warp sums and total, the tile id.
@@ -56,7 +60,8 @@ struct OnesweepSpace {
             {"items_per_thread", "ipt", range(1, 32, 1), std::nullopt},
             {"block_threads", "tpb", range(32, 1024, 32), std::nullopt},
             {"min_blocks_per_sm", "mb", range(1, 8, 1), 1},
-            {"lookback_window", "lw", {1, 2, 4, 8, 16, 32}, 8}};
+            {"lookback_window", "lw", {1, 2, 4, 8, 16, 32}, 8},
+            {"padded_slots", "pad", {0, 1}, 1}};
   }
 };
 
@@ -65,7 +70,13 @@ struct OnesweepSpace {
 // LookbackWindow: predecessors one look-back step reads at once (8 beat 16 and
 // 32 on an H200: wider windows load words past the first inclusive prefix for
 // nothing; radix-steps.json keeps a 16-wide point, `.lw16`).
-template <int RadixBits, int ItemsPerThread, int BlockThreads, int MinBlocks = 1, int LookbackWindow = 8>
+// PaddedSlots: whether a keys-only tile's shared array has a padding element
+// after every 128 bytes (slot() says why); `.pad0` points leave it out, one
+// instruction or two less a key where no digit's share lines up with the
+// banks. Tiles with values are never padded, so a `.pad0` point with values
+// runs its padded sibling's kernels (Padded).
+template <int RadixBits, int ItemsPerThread, int BlockThreads, int MinBlocks = 1, int LookbackWindow = 8,
+          int PaddedSlots = 1>
 struct OnesweepPolicy {
   static constexpr int kRadixBits = RadixBits;
   static constexpr int kItemsPerThread = ItemsPerThread;
@@ -77,11 +88,16 @@ struct OnesweepPolicy {
   // Bins owned by one thread in the count, scan and look-back phases.
   static constexpr int kBinsPerThread = (kBins + BlockThreads - 1) / BlockThreads;
   static constexpr int kLookbackWindow = LookbackWindow;
+  static constexpr int kPaddedSlots = PaddedSlots;
+  using Padded = OnesweepPolicy<RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow, 1>;
   using Rank = WarpStripedMatchRank<RadixBits, ItemsPerThread, BlockThreads>;
-  static_assert(OnesweepSpace::shape_error(RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow) == nullptr,
+  static_assert(OnesweepSpace::shape_error(RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow,
+                                           PaddedSlots) == nullptr,
                 "not a point of OnesweepSpace (its shape_error says why)");
 
-  static SpacePoint point() { return {RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow}; }
+  static SpacePoint point() {
+    return {RadixBits, ItemsPerThread, BlockThreads, MinBlocks, LookbackWindow, PaddedSlots};
+  }
   static Params params() { return space_params(OnesweepSpace::axes(), point()); }
 
   // Where the key at tile position r sits in a keys-only tile's shared
@@ -95,7 +111,7 @@ struct OnesweepPolicy {
   // index spilled it (16 bytes at 512 x 19 with u32 values).
   template <class Bits, class V>
   __device__ __forceinline__ static unsigned slot(unsigned r) {
-    if constexpr (kHasValues<V>) return r;
+    if constexpr (kHasValues<V> || !PaddedSlots) return r;
     else return r + r / OnesweepSpace::padding_period(sizeof(Bits));
   }
   // V: the value type (NoValue for keys only).
@@ -107,7 +123,7 @@ struct OnesweepPolicy {
     // other warps still rank theirs.
     typename Rank::Counters warp_offset;
     union {
-      Bits keys[kHasValues<V> ? kTile : OnesweepSpace::padded_tile(kTile, sizeof(Bits))];
+      Bits keys[kHasValues<V> ? kTile : OnesweepSpace::padded_tile(kTile, sizeof(Bits), PaddedSlots)];
       ValueSlot values[kTile];
     } u;
     // Address (as an integer) that local position 0 of each digit is written
@@ -120,7 +136,7 @@ struct OnesweepPolicy {
   template <class Bits, class V>
   static constexpr std::size_t smem_bytes() {
     static_assert(sizeof(Smem<Bits, V>) == OnesweepSpace::smem_bytes(RadixBits, ItemsPerThread, BlockThreads, sizeof(Bits),
-                                                                     kHasValues<V> ? sizeof(V) : 0),
+                                                                     kHasValues<V> ? sizeof(V) : 0, PaddedSlots),
                   "OnesweepSpace::smem_bytes must describe Smem");
     return sizeof(Smem<Bits, V>);
   }
