@@ -27,7 +27,7 @@ grep -q "1 cached" <<<"$out" || fail "run --dry-run does not find the built poin
 cat >space.json <<'JSON'
 {"name": "few", "variants": ["radix.onesweep.*"], "baselines": ["cub.radix_sort.*"], "on_demand": true,
  "params": {"radix_bits": [7], "items_per_thread": [13, 14], "block_threads": [224], "min_blocks_per_sm": [1],
-            "lookback_window": [8]},
+            "lookback_window": [8], "padded_slots": [1]},
  "sizes": ["2^20"], "distributions": ["uniform"], "sweeps": [{"keys": ["u32"], "values": ["none"]}],
  "strategy": {"name": "exhaustive"}}
 JSON
