@@ -726,6 +726,36 @@ TEST(TuneBest, ASizeCappedVariantWinsTheSizesBelowItsCap) {
   EXPECT_NE(best["group_picks"][0]["variant"], "fake.small_n.tpb128");
 }
 
+// best:FAMILY on a distribution the tune measured takes the class the tune
+// put it in; on one it did not, the class of the workload's own keys where
+// the run has it (classify_workload), else spread.
+TEST(TuneBest, AnUnmeasuredDistributionTakesTheClassOfItsKeys) {
+  register_fake_variants();
+  auto entry = [](const char* cls, const char* dist, const char* label) {
+    return json{{"key", "u64"},         {"value", "none"},           {"order", "ascending"}, {"n_min", 1 << 20},
+                {"n_max", 1 << 20},     {"class", cls},              {"distributions", {dist}},
+                {"variant", label},     {"ours", label}};
+  };
+  const json best = {{"entries",
+                      {entry("spread", "uniform", "fake.radix.rb4.ipt4.tpb128"),
+                       entry("skewed", "zipf", "fake.radix.rb6.ipt4.tpb128"),
+                       entry("few_distinct", "few_unique:1000", "fake.radix.rb6.ipt8.tpb128")}}};
+  const Workload zipf{KeyType::u64, ValueType::none, Order::ascending, 1 << 20, *parse_distribution("zipf", nullptr), 1};
+  const Workload unseen{KeyType::u64, ValueType::none, Order::ascending, 1 << 20,
+                        *parse_distribution("few_unique:100000", nullptr), 1};
+  EXPECT_EQ(measured_class(best, KeyType::u64, "zipf"), InputClass::skewed);
+  EXPECT_EQ(measured_class(best, KeyType::u64, "few_unique:100000"), std::nullopt);
+  EXPECT_EQ(class_of_distribution(best, KeyType::u64, "few_unique:100000"), InputClass::spread);
+  auto pick = [&](const Workload& w, std::optional<InputClass> keys) {
+    return resolve_best_selectors({"fake"}, w, best, Registry::instance(), keys).at(0)->label;
+  };
+  EXPECT_EQ(pick(unseen, std::nullopt), "fake.radix.rb4.ipt4.tpb128");
+  EXPECT_EQ(pick(unseen, InputClass::skewed), "fake.radix.rb6.ipt4.tpb128");
+  EXPECT_EQ(pick(unseen, InputClass::few_distinct), "fake.radix.rb6.ipt8.tpb128");
+  // The tune's class wins over the keys' for a distribution it measured.
+  EXPECT_EQ(pick(zipf, InputClass::spread), "fake.radix.rb6.ipt4.tpb128");
+}
+
 TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
   register_fake_variants();
   Space s = parse_space(R"({"name": "lib", "variants": ["fake.radix.rb6.*"],

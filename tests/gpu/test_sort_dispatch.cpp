@@ -9,6 +9,7 @@
 
 #include "gpu_test_util.hpp"
 #include "sortbench/best_json.hpp"
+#include "sortbench/plan.hpp"
 #include "sortbench/sort.hpp"
 
 using namespace sortbench;
@@ -188,6 +189,31 @@ TEST(SortDispatch, ClassOfGeneratedWorkloads) {
   EXPECT_EQ(cls("few_unique:1000", KeyType::u64), "few_distinct");
   EXPECT_EQ(cls("zipf", KeyType::u32), "skewed");
   EXPECT_EQ(cls("few_unique:100000", KeyType::u32), "skewed");
+}
+
+// best:FAMILY's class of a distribution its best.json did not measure: the
+// sampled pairs alone, generated and classified on the host, give the class
+// the runner records from the whole generated input.
+TEST(SortDispatch, ClassOfAWorkloadFromItsSampledPairs) {
+  SORTBENCH_REQUIRE_GPU();
+  const std::size_t n = (std::size_t(1) << 22) + 5;
+  DevMem d(n * 8);
+  int checked = 0;
+  for (KeyType k : {KeyType::u32, KeyType::f32, KeyType::u64, KeyType::i32})
+    for (const char* name : {"uniform", "sorted", "reverse", "nearly_sorted", "zipf", "few_unique:1000",
+                             "few_unique:100000", "low_bits:20", "timestamps:2:1024", "hot_buckets:0.5:4",
+                             "runs:4194304", "runs:3", "entropy:0.544"}) {
+      const Workload w{k, ValueType::none, Order::ascending, n, *parse_distribution(name, nullptr), 11};
+      if (!plan::workload_skip_reason(w).empty()) continue;
+      generate_keys(w, d.p, 0);
+      const InputFeatures whole = classify_keys(k, d.p, n, 0), sampled = classify_workload(w);
+      EXPECT_EQ(to_string(sampled.cls), to_string(whole.cls)) << to_string(k) << " " << name << ": "
+                                                             << sampled.summary() << " / " << whole.summary();
+      ++checked;
+    }
+  EXPECT_GT(checked, 40);
+  const Workload one{KeyType::u32, ValueType::none, Order::ascending, 1, *parse_distribution("uniform", nullptr), 1};
+  EXPECT_EQ(classify_workload(one).cls, InputClass::spread);
 }
 
 // The GPU's counts of the sample (16 blocks counting in tables the last one

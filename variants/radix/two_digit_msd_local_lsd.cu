@@ -184,12 +184,18 @@ __global__ void __launch_bounds__(1 << RadixBits)
 // as move_overflowing_kernel's), read in place among the grouped keys. A key
 // unlike its bucket's first sets the bucket's bit in mixed (bit i of word
 // i / 32); the buckets left clear hold one key each. All kMixedItems loads of
-// a thread are issued before any compare.
-constexpr int kMixedThreads = 256, kMixedItems = 8, kMixedTile = kMixedThreads * kMixedItems;
+// a thread are issued before any compare. The block gathers its verdicts in
+// shared memory first, one flag per bucket it spans (an overflowing bucket
+// holds more than a slab, so a tile spans a few), and sets each bit once:
+// with every key's own atomic, inputs of many mixed buckets (100000 distinct
+// keys at 2^26) queued millions of atomics on a few hundred words.
+constexpr int kMixedThreads = 256, kMixedItems = 8, kMixedTile = kMixedThreads * kMixedItems, kMixedSpan = 32;
 template <class Bits>
 __global__ void __launch_bounds__(kMixedThreads)
     mixed_buckets_kernel(const Bits* __restrict__ grouped_keys, const unsigned long long* __restrict__ begins,
                          const unsigned long long* __restrict__ offsets, unsigned count, unsigned* mixed) {
+  __shared__ unsigned block_mixed[kMixedSpan];  // buckets first_bucket + j
+  if (threadIdx.x < kMixedSpan) block_mixed[threadIdx.x] = 0;
   const unsigned long long first = blockIdx.x * (unsigned long long)kMixedTile, total = offsets[count];
   unsigned b = 0;  // the bucket of the tile's first position: the last whose offset is at most it
   for (unsigned hi = count; hi - b > 1;) {
@@ -197,6 +203,8 @@ __global__ void __launch_bounds__(kMixedThreads)
     if (offsets[mid] <= first) b = mid;
     else hi = mid;
   }
+  const unsigned first_bucket = b;
+  __syncthreads();
   unsigned bucket[kMixedItems];
   Bits key[kMixedItems];
 #pragma unroll
@@ -210,11 +218,14 @@ __global__ void __launch_bounds__(kMixedThreads)
   }
 #pragma unroll
   for (int k = 0; k < kMixedItems; ++k) {
-    if (bucket[k] == count) continue;
-    const unsigned bit = 1u << bucket[k] % 32;
-    if (key[k] != grouped_keys[begins[bucket[k]]] && !(__ldcg(&mixed[bucket[k] / 32]) & bit))
-      atomicOr(&mixed[bucket[k] / 32], bit);
+    if (bucket[k] == count || key[k] == grouped_keys[begins[bucket[k]]]) continue;
+    const unsigned j = bucket[k] - first_bucket;
+    if (j < kMixedSpan) atomicOr(&block_mixed[j], 1u);
+    else atomicOr(&mixed[bucket[k] / 32], 1u << bucket[k] % 32);  // a tile past 32 buckets: slabs under 64 keys
   }
+  __syncthreads();
+  const unsigned mine = first_bucket + threadIdx.x;
+  if (threadIdx.x < kMixedSpan && block_mixed[threadIdx.x]) atomicOr(&mixed[mine / 32], 1u << mine % 32);
 }
 
 // Copies `words` words of device memory into host memory mapped for the

@@ -103,6 +103,12 @@ void count_sample(KeyType key, const void* keys, std::size_t n, const MappedSamp
 InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* mapped, cudaStream_t s);
 // Both, with counts of its own (untimed, one-off uses: tests).
 InputFeatures classify_keys(KeyType key, const void* keys, std::size_t n, cudaStream_t s);
+// The same look at a workload's keys without the workload: only the sampled
+// pairs are generated (generate_key_range, each a pure function of its
+// index) and classified on the host (input_features), so the class is the
+// one the runner records once it has generated them all. best:FAMILY takes
+// it for a distribution its best.json's tune did not measure.
+InputFeatures classify_workload(const Workload& w);
 
 // Checks d_out (and d_out_values, the original indices as p.value, for pairs) against
 // the pristine input: sorted in the requested order, a permutation of the

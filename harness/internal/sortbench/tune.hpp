@@ -399,8 +399,10 @@ nlohmann::json read_best_json(const std::string& path, const std::string& gpu_mo
 nlohmann::json keep_unmeasured_entries(const nlohmann::json& base, nlohmann::json fresh, const std::string& base_path);
 
 // The class best.json's tune put a distribution in (the "distributions" of
-// its class entries, the key type's first); spread for one the tune did not
-// measure. best:FAMILY knows the workload's distribution, not its keys.
+// its class entries, the key type's first); none for one the tune did not
+// measure.
+std::optional<InputClass> measured_class(const nlohmann::json& best, KeyType key, const std::string& distribution);
+// The same, spread where the tune did not measure the distribution.
 InputClass class_of_distribution(const nlohmann::json& best, KeyType key, const std::string& distribution);
 
 // A config's best:FAMILY entries (family globs) on workload w: per family of
@@ -409,9 +411,13 @@ InputClass class_of_distribution(const nlohmann::json& best, KeyType key, const 
 // library call won; where best.json has no entry for the key type, the entry
 // of a key type of the same width) when it is of that family, else the
 // family's default point. `best` may be null or empty (no tuning for this GPU).
+// The input class: the one the tune put w's distribution in; for a
+// distribution it did not measure, keys_class (the class of w's own keys,
+// classify_workload) where given, else spread.
 std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::string>& family_globs,
                                                        const Workload& w, const nlohmann::json& best,
-                                                       const Registry& r);
+                                                       const Registry& r,
+                                                       std::optional<InputClass> keys_class = std::nullopt);
 
 // ---- whole runs and merging ------------------------------------------------------
 

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <iomanip>
 #include <set>
 #include <iostream>
@@ -18,6 +20,7 @@
 #include "sortbench/plugin.hpp"
 #include "sortbench/best_json.hpp"
 #include "sortbench/config.hpp"
+#include "sortbench/device.hpp"
 #include "sortbench/family_space.hpp"
 #include "sortbench/files.hpp"
 #include "sortbench/nccl.hpp"
@@ -154,6 +157,27 @@ struct Sweep {
   // best:FAMILY picks from this GPU's best.json: known once the GPU is.
   json best_doc;
   std::string best_path, best_model;
+  // best:FAMILY on a distribution the tune did not measure: the class of the
+  // workload's own keys (classify_workload), by keys_id.
+  std::map<std::string, InputClass> keys_class;
+  static std::string keys_id(const Workload& w) {
+    return to_string(w.key) + " " + std::to_string(w.n) + " " + w.dist.name() + " " + std::to_string(w.seed);
+  }
+  // On the GPU, once best.json is loaded. A workload whose keys cannot be
+  // generated here (an unreadable key file) keeps spread; the runner reports
+  // why it cannot run.
+  void classify_unmeasured() {
+    if (best_families.empty()) return;
+    for (const auto& w : workloads)
+      if (!tune::measured_class(best_doc, w.key, w.dist.name()) && !keys_class.count(keys_id(w))) try {
+          keys_class[keys_id(w)] = classify_workload(w).cls;
+        } catch (const std::runtime_error&) {
+        }
+  }
+  std::optional<InputClass> keys_class_of(const Workload& w) const {
+    const auto it = keys_class.find(keys_id(w));
+    return it == keys_class.end() ? std::nullopt : std::optional<InputClass>(it->second);
+  }
 
   // Once a model: build_on_demand_points reads it before the sweep does.
   void load_best(const std::string& model) {
@@ -168,7 +192,8 @@ struct Sweep {
   std::vector<const VariantInfo*> variants_for(const Workload& w) const {
     std::vector<const VariantInfo*> vs = matched;
     if (!best_families.empty())
-      for (const VariantInfo* v : tune::resolve_best_selectors(best_families, w, best_doc, Registry::instance()))
+      for (const VariantInfo* v :
+           tune::resolve_best_selectors(best_families, w, best_doc, Registry::instance(), keys_class_of(w)))
         if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
     if (w.devices.size() > 1) {
       for (const auto& other : workloads) {
@@ -256,7 +281,8 @@ void select_variants(Sweep& sw, const po::variables_map& vm) {
 void plan_best_library_calls(Sweep& sw) {
   if (sw.best_families.empty()) return;
   for (const auto& w : sw.workloads)
-    for (const VariantInfo* v : tune::resolve_best_selectors(sw.best_families, w, sw.best_doc, Registry::instance())) {
+    for (const VariantInfo* v :
+         tune::resolve_best_selectors(sw.best_families, w, sw.best_doc, Registry::instance(), sw.keys_class_of(w))) {
       PointTypes t;
       t.keys = {w.key};
       t.values = {w.value};
@@ -316,6 +342,7 @@ int dry_run(Sweep& sw) {
   std::string no_gpu;
   if (!sw.best_families.empty() && gpu_available(&no_gpu)) {
     sw.load_best(device_model_slug(query_device(false).name));
+    sw.classify_unmeasured();
     plan_best_library_calls(sw);
   }
   if (!sw.planned.empty()) {
@@ -356,6 +383,7 @@ json build_on_demand_points(Sweep& sw, bool fake) {
   if (!sw.best_families.empty() && !fake) {
     require_gpu();
     sw.load_best(device_model_slug(query_device(false).name));
+    sw.classify_unmeasured();
     plan_best_library_calls(sw);
   }
   if (sw.planned.empty()) return nullptr;
@@ -597,6 +625,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   const std::string device_name = device.value("name", "unknown GPU");
   const std::string model = device.value("model", device_model_slug(device_name));
   if (!sw.best_families.empty()) sw.load_best(model);
+  if (!iso.fake) sw.classify_unmeasured();
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : files::default_run_report(model, sw.cfg.name);
   if (!vm.count("out")) files::check_output(out, "the default report path", sw.inputs);
   Report report = new_report(sw, device, command_line, on_demand_ctx, launch);

@@ -1,6 +1,7 @@
 // Workload generation on the GPU from a seed. Every key is a pure function of
 // (seed, index), so a workload is reproducible and independent of launch shape.
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -193,6 +194,33 @@ void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t 
   else
     iota_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<std::uint32_t*>(d_values), n, first);
   cuda_check(cudaGetLastError(), "fill_index_values");
+}
+
+InputFeatures classify_workload(const Workload& w) {
+  if (w.n < 2) return classify_counts({}, 0, int(8 * key_bytes(w.key)));  // as wait_for_sample
+  const std::size_t kb = key_bytes(w.key), keys = 2 * kClassSamplePairs;
+  void* d = nullptr;
+  cuda_check(cudaMalloc(&d, keys * kb), "the sampled pairs of a workload");
+  std::vector<unsigned char> raw(keys * kb);
+  try {
+    for (std::size_t j = 0; j < kClassSamplePairs; ++j)
+      generate_key_range(w, sample_position(j, w.n), 2, static_cast<unsigned char*>(d) + 2 * j * kb, nullptr);
+    cuda_check(cudaMemcpy(raw.data(), d, raw.size(), cudaMemcpyDeviceToHost), "the sampled pairs of a workload");
+  } catch (...) {
+    cudaFree(d);
+    throw;
+  }
+  cudaFree(d);
+  std::vector<std::uint64_t> pairs(keys);
+  with_key_type(w.key, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (std::size_t i = 0; i < keys; ++i) {
+      T k;
+      std::memcpy(&k, raw.data() + i * kb, kb);
+      pairs[i] = std::uint64_t(KeyTraits<T>::ordered(k));
+    }
+  });
+  return input_features(pairs.data(), kClassSamplePairs, int(8 * kb));
 }
 
 }  // namespace sortbench

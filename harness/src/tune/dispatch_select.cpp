@@ -155,7 +155,11 @@ nlohmann::json read_best_json(const std::string& path, const std::string& gpu_mo
 }
 
 InputClass class_of_distribution(const nlohmann::json& best, KeyType key, const std::string& distribution) {
-  if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return InputClass::spread;
+  return measured_class(best, key, distribution).value_or(InputClass::spread);
+}
+
+std::optional<InputClass> measured_class(const nlohmann::json& best, KeyType key, const std::string& distribution) {
+  if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return std::nullopt;
   // The key type's entries first: one distribution can fall in another class at another width.
   for (const bool same_key : {true, false})
     for (const auto& e : best["entries"])
@@ -164,16 +168,17 @@ InputClass class_of_distribution(const nlohmann::json& best, KeyType key, const 
         for (const auto& d : e["distributions"])
           if (d.is_string() && d.get<std::string>() == distribution)
             if (auto c = parse_input_class(e.value("class", ""))) return *c;
-  return InputClass::spread;
+  return std::nullopt;
 }
 
 std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::string>& family_globs,
                                                        const Workload& w, const nlohmann::json& best,
-                                                       const Registry& r) {
+                                                       const Registry& r, std::optional<InputClass> keys_class) {
   std::vector<const VariantInfo*> out;
   // The entry for the key type, else for another key type of the same width
   // (f64 and i64 take u64's pick: the radix kernels are per key width).
-  const InputClass input = class_of_distribution(best, w.key, w.dist.name());
+  const InputClass input =
+      measured_class(best, w.key, w.dist.name()).value_or(keys_class.value_or(InputClass::spread));
   BestChoice choice = select_best(best, w.key, w.value, w.order, w.n, input);
   for (KeyType k : kAllKeyTypes)
     if (!choice.found && key_bytes(k) == key_bytes(w.key)) choice = select_best(best, k, w.value, w.order, w.n, input);
