@@ -732,15 +732,15 @@ TEST(TuneBest, ASizeCappedVariantWinsTheSizesBelowItsCap) {
 TEST(TuneBest, AnUnmeasuredDistributionTakesTheClassOfItsKeys) {
   register_fake_variants();
   auto entry = [](const char* cls, const char* dist, const char* label) {
-    return json{{"key", "u64"},         {"value", "none"},           {"order", "ascending"}, {"n_min", 1 << 20},
-                {"n_max", 1 << 20},     {"class", cls},              {"distributions", {dist}},
-                {"variant", label},     {"ours", label}};
+    return json{{"key", "u64"},   {"value", "none"}, {"order", "ascending"},   {"n_min", 1 << 20}, {"n_max", 1 << 20},
+                {"class", cls},   {"variant", label}, {"distributions", {dist}}, {"ours", label}};
   };
   const json best = {{"entries",
                       {entry("spread", "uniform", "fake.radix.rb4.ipt4.tpb128"),
                        entry("skewed", "zipf", "fake.radix.rb6.ipt4.tpb128"),
                        entry("few_distinct", "few_unique:1000", "fake.radix.rb6.ipt8.tpb128")}}};
-  const Workload zipf{KeyType::u64, ValueType::none, Order::ascending, 1 << 20, *parse_distribution("zipf", nullptr), 1};
+  const Workload zipf{KeyType::u64, ValueType::none, Order::ascending, 1 << 20,
+                      *parse_distribution("zipf", nullptr), 1};
   const Workload unseen{KeyType::u64, ValueType::none, Order::ascending, 1 << 20,
                         *parse_distribution("few_unique:100000", nullptr), 1};
   EXPECT_EQ(measured_class(best, KeyType::u64, "zipf"), InputClass::skewed);

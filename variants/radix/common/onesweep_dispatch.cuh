@@ -175,10 +175,10 @@ class OnesweepInstance final : public Instance {
       constexpr unsigned kChunk = unsigned(P::kBlockThreads * kTopHistItems);
       const unsigned chunks = unsigned((p_.n + kChunk - 1) / kChunk);
       const unsigned grid = std::min(persistent_blocks_, std::max(chunks, tiles_));
-      cuda_check(common::launch_chained(chained_, top_digit_first_kernel<KernelPolicy<V>, Bits, V>, grid, P::kBlockThreads,
-                                        pass_smem<V>(), s, kin, kout, kalt, vin, vout, valt, unsigned(p_.n), map,
-                                        chunks, starts, starts_stride(), status, counters, bucket_limit_,
-                                        temp_at<unsigned>(temp, fits_off_)),
+      cuda_check(common::launch_chained(chained_, top_digit_first_kernel<KernelPolicy<V>, Bits, V>, grid,
+                                        P::kBlockThreads, pass_smem<V>(), s, kin, kout, kalt, vin, vout, valt,
+                                        unsigned(p_.n), map, chunks, starts, starts_stride(), status, counters,
+                                        bucket_limit_, temp_at<unsigned>(temp, fits_off_)),
                  "radix.onesweep: histogram and passes");
       return;
     }

@@ -42,7 +42,8 @@ struct OnesweepSpace {
     std::size_t align_u = 4;
     if (key_bytes > align_u) align_u = key_bytes;
     if (slot > align_u) align_u = slot;
-    const std::size_t u = value_bytes ? tile * (slot > key_bytes ? slot : key_bytes) : padded_tile(tile, key_bytes, pad) * key_bytes;
+    const std::size_t u =
+        value_bytes ? tile * (slot > key_bytes ? slot : key_bytes) : padded_tile(tile, key_bytes, pad) * key_bytes;
     auto round_up = [](std::size_t x, std::size_t a) { return (x + a - 1) / a * a; };
     // The digit counters, the keys' and values' union, the 64-bit output
     // positions, the scan's warp sums and total, the tile id.
