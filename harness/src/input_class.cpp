@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <set>
 #include <vector>
@@ -19,6 +20,14 @@ std::string to_string(InputClass c) {
     case InputClass::few_distinct: return "few_distinct";
   }
   return "?";
+}
+
+std::string input_class_names() {
+  std::string out;
+  const std::size_t n = std::size(kAllInputClasses);
+  for (std::size_t i = 0; i < n; ++i)
+    out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + to_string(kAllInputClasses[i]);
+  return out;
 }
 
 std::optional<InputClass> parse_input_class(const std::string& s) {

@@ -222,7 +222,7 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
   if (j.has("local_sort")) r.local_sort = j["local_sort"].string();
   if (j.has("input_class")) {
     r.input_class = j["input_class"].string();
-    if (!parse_input_class(r.input_class)) j["input_class"].fail("spread, skewed, presorted, narrow, clustered or few_distinct");
+    if (!parse_input_class(r.input_class)) j["input_class"].fail(input_class_names());
   }
   if (j.has("sample_us")) r.sample_us = j["sample_us"].non_negative();
   if (j.has("dispatch")) r.dispatch = j["dispatch"].string();

@@ -34,6 +34,8 @@ inline InputClass fallback_class(InputClass c) {
 
 std::string to_string(InputClass c);
 std::optional<InputClass> parse_input_class(const std::string& s);
+// "spread, skewed, ... or few_distinct": what a file's class field may hold.
+std::string input_class_names();
 
 // Adjacent pairs (i, i + 1) sampled, one in each of kClassSamplePairs equal
 // strides of the keys.

@@ -149,7 +149,7 @@ nlohmann::json read_best_json(const std::string& path, const std::string& gpu_mo
     if (e.has("library")) e["library"].boolean();
     if (e.has("params")) e["params"].object();
     if (e.has("class") && !parse_input_class(e["class"].string()))
-      e["class"].fail("spread, skewed, presorted, narrow, clustered or few_distinct");
+      e["class"].fail(input_class_names());
   }
   return doc;
 }
