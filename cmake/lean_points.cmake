@@ -19,16 +19,19 @@
 cmake_minimum_required(VERSION 3.25)
 
 set(_families "")
-macro(sortbench_lean_family macro pattern function)
+# A function, not a macro: a macro's body sees its arguments pasted in as
+# text, parsed again, and a pattern's "\\." lost its backslash there, so
+# "^radix\\.onesweep\\." matched radix.onesweep_packed_pairs labels too.
+function(sortbench_lean_family macro pattern function)
   cmake_parse_arguments(_f "PER_WIDTH;PER_KEY" "" "EXCLUDE;ALWAYS" ${ARGN})
-  list(APPEND _families ${macro})
-  set(_pattern_${macro} "${pattern}")
-  set(_function_${macro} ${function})
-  set(_exclude_${macro} "${_f_EXCLUDE}")
-  set(_per_width_${macro} ${_f_PER_WIDTH})
-  set(_per_key_${macro} ${_f_PER_KEY})
-  set(_always_${macro} "${_f_ALWAYS}")
-endmacro()
+  set(_families ${_families} ${macro} PARENT_SCOPE)
+  set(_pattern_${macro} "${pattern}" PARENT_SCOPE)
+  set(_function_${macro} ${function} PARENT_SCOPE)
+  set(_exclude_${macro} "${_f_EXCLUDE}" PARENT_SCOPE)
+  set(_per_width_${macro} ${_f_PER_WIDTH} PARENT_SCOPE)
+  set(_per_key_${macro} ${_f_PER_KEY} PARENT_SCOPE)
+  set(_always_${macro} "${_f_ALWAYS}" PARENT_SCOPE)
+endfunction()
 # The C++ key types, for PER_KEY: read from the one list, SORTBENCH_KEY_TYPES
 # in sortbench/types.hpp ("X(u16, std::uint16_t, 2, unsigned_integer)").
 file(READ ${SRC}/harness/include/sortbench/types.hpp _types_hpp)

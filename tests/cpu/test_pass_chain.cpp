@@ -1,6 +1,6 @@
 // The buffers of Onesweep's skip_constant_digits chain
 // (variants/radix/common/pass_chain.hpp): every verdict of 2..8 passes, with
-// and without a kept input.
+// and without a kept input; and the word buffers of packed pairs' chains.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -45,6 +45,26 @@ TEST(PassChain, RefusesAChainWithoutASecondPassOrVerdicts) {
   EXPECT_THROW(passes_after_first(0, 1, {false}, false), std::invalid_argument);
   EXPECT_THROW(passes_after_first(3, 4, {false, false, false, false}, false), std::invalid_argument);
   EXPECT_THROW(passes_after_first(0, 4, {false, false}, false), std::invalid_argument);
+}
+
+// Every chain of 2..8 packed passes reads the input pairs first, then what
+// the step before wrote, never writes the buffer it reads, and ends in the
+// output pairs.
+TEST(PassChain, PackedWordsGoFromTheInputPairsToTheOutputPairs) {
+  for (int steps = 2; steps <= 8; ++steps) {
+    SCOPED_TRACE(testing::Message() << steps << " steps");
+    int at = -1;  // the input pairs
+    for (int j = 0; j < steps; ++j) {
+      const PackedPassBuffers b = packed_pass_buffers(j, steps);
+      EXPECT_EQ(b.src, at);
+      EXPECT_EQ(b.dst < 0, j == steps - 1);
+      if (b.dst >= 0) {
+        EXPECT_NE(b.dst, b.src);
+        EXPECT_LT(b.dst, 2);
+      }
+      at = b.dst;
+    }
+  }
 }
 
 }  // namespace

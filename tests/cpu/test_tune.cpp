@@ -756,6 +756,32 @@ TEST(TuneBest, AnUnmeasuredDistributionTakesTheClassOfItsKeys) {
   EXPECT_EQ(pick(zipf, InputClass::spread), "fake.radix.rb6.ipt4.tpb128");
 }
 
+// best:FAMILY takes the pick of another key type of the same width only
+// where the pick is declared for the workload's types (u32 pairs' pick of
+// radix.onesweep_packed_pairs sorts no f32 keys): else the family's default.
+TEST(TuneBest, APickNotDeclaredForTheKeyTypeGivesWayToTheDefault) {
+  register_fake_variants();
+  if (!Registry::instance().find("fake.radix.integer_pairs")) {
+    VariantInfo v = *Registry::instance().find("fake.radix.rb6.ipt4.tpb128");
+    v.label = "fake.radix.integer_pairs";
+    v.family_default = false;
+    v.key_types = {KeyType::u32, KeyType::i32};
+    v.value_types = {ValueType::u32};
+    Registry::instance().add(v);
+  }
+  const json best = {{"entries",
+                      {{{"key", "u32"}, {"value", "u32"}, {"order", "ascending"}, {"n_min", 1 << 20},
+                        {"n_max", 1 << 20}, {"variant", "fake.radix.integer_pairs"},
+                        {"ours", "fake.radix.integer_pairs"}}}}};
+  auto pick = [&](KeyType k) {
+    const Workload w{k, ValueType::u32, Order::ascending, 1 << 20, *parse_distribution("uniform", nullptr), 1};
+    return resolve_best_selectors({"fake"}, w, best, Registry::instance()).at(0)->label;
+  };
+  EXPECT_EQ(pick(KeyType::u32), "fake.radix.integer_pairs");
+  EXPECT_EQ(pick(KeyType::i32), "fake.radix.integer_pairs");
+  EXPECT_EQ(pick(KeyType::f32), "fake.radix.rb8.ipt8.tpb256");
+}
+
 TEST(TuneBest, TheLibraryStaysThePickWhereNothingOfOursBeatsIt) {
   register_fake_variants();
   Space s = parse_space(R"({"name": "lib", "variants": ["fake.radix.rb6.*"],

@@ -3,8 +3,10 @@
 // Onesweep's passes as the partition):
 //   top digits: Onesweep's histogram and its passes on the two most
 //               significant digits only (OnesweepInstance's first_pass),
-//               keys_in -> alt -> keys_out. Stable, so the keys come out
-//               grouped by their top two digits, 2^16 buckets at 8 bits;
+//               keys_in -> alt -> keys_out (u32 and i32 keys with u32
+//               values: each pair packed into one word in alt,
+//               common/onesweep_packed_pairs.cuh). Stable, so the keys come
+//               out grouped by their top two digits, 2^16 buckets at 8 bits;
 //   bucket ends: one thread per bucket finds where it ends by binary search
 //               in the grouped keys, and checks that it fits a slab;
 //   buckets:    one block per bucket sorts it on the other digits in shared
@@ -47,6 +49,7 @@
 #include "sortbench/device/mapped_flag.hpp"
 #include "sortbench/device/spread_place.hpp"
 #include "common/onesweep.cuh"
+#include "common/onesweep_packed_pairs.cuh"
 #ifdef SORTBENCH_LEAN_BUILD
 #include "sortbench_lean_points.h"
 #endif
@@ -64,6 +67,15 @@ template <int RadixBits, int LocalItems, int LocalThreads>
 struct TwoDigitMsdPolicy
     : BucketSortPolicy<2, RadixBits, LocalItems, LocalThreads, false, std::max(1, 1152 / LocalThreads)> {
   using TopPass = OnesweepPolicy<RadixBits, 19, 512, 2>;
+  // The same passes for u32 and i32 keys with u32 values, each pair packed
+  // into one word (common/onesweep_packed_pairs.cuh): the point of its own
+  // that took the least time on the H100's u32 pairs at 2^26 and 2^28.
+  using PackedTopPass = OnesweepPolicy<RadixBits, 18, 512, 2>;
+  // Whether the Onesweep sorts of problem p (the top passes, the whole sort
+  // and the overflowing buckets') move packed pairs.
+  static bool packs_pairs(const Problem& p) {
+    return key_bytes(p.key) == 4 && !is_float(p.key) && p.value == ValueType::u32;
+  }
   // Keys of Bits: the first of the top two digits, where the bucket number
   // starts in the ranked bits, and the number of buckets.
   template <class Bits>
@@ -280,8 +292,8 @@ class TwoDigitMsdInstance final : public Instance {
  public:
   explicit TwoDigitMsdInstance(const Problem& p)
       : p_(p),
-        top_(make_onesweep<typename P::TopPass, Bits>(p, P::template kFirstTopPass<Bits>)),
-        whole_(make_onesweep<typename P::TopPass, Bits>(p)) {
+        top_(onesweep(p, P::template kFirstTopPass<Bits>)),
+        whole_(onesweep(p)) {
     top_bytes_ = top_->temp_bytes(Buffers{}, nullptr);
     // The overflowing buckets' run is sorted in the memory of the top passes
     // (free once they are done): at most n / 2 keys.
@@ -502,7 +514,7 @@ class TwoDigitMsdInstance final : public Instance {
       Problem q = p_;
       q.n = n;
       q.const_input = false;
-      it = overflow_sorts_.emplace(n, make_onesweep<typename P::TopPass, Bits>(q)).first;
+      it = overflow_sorts_.emplace(n, onesweep(q)).first;
     }
     return *it->second;
   }
@@ -531,9 +543,16 @@ class TwoDigitMsdInstance final : public Instance {
     check_launch("radix.two_digit_msd_local_lsd: put the overflowing buckets back");
   }
 
+  // Onesweep at P::TopPass (built in onesweep_keys*.cu, a grid point), or
+  // over packed pairs at P::PackedTopPass (onesweep_packed_pairs.cu).
+  static std::unique_ptr<Instance> onesweep(const Problem& p, int first_pass = 0) {
+    if (P::packs_pairs(p)) return make_onesweep_packed_pairs<typename P::PackedTopPass>(p, first_pass);
+    return make_onesweep<typename P::TopPass, Bits>(p, first_pass);
+  }
+
   Problem p_;
-  // Onesweep at P::TopPass (built in onesweep_keys*.cu, a grid point): the
-  // top two digits' passes, and every digit's when a bucket does not fit.
+  // Onesweep (onesweep()): the top two digits' passes, and every digit's
+  // when a bucket does not fit.
   std::unique_ptr<Instance> top_, whole_;
   // The top-digit sample's counts (the skew check), per top digit, then per
   // second digit.
@@ -599,6 +618,8 @@ VariantInfo two_digit_msd_local_info() {
       using Bits = typename decltype(bits_tag)::type;
       using V = typename decltype(value_tag)::type;
       std::string why = smem_reason(P::template smem_bytes<Bits, V>());
+      if (why.empty() && P::packs_pairs(p))
+        return smem_reason(OnesweepPackedPairsInstance<typename P::PackedTopPass>::pass_smem());
       return why.empty() ? smem_reason(P::TopPass::template smem_bytes<Bits, V>()) : why;
     });
   };

@@ -183,6 +183,10 @@ std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::st
   for (KeyType k : kAllKeyTypes)
     if (!choice.found && key_bytes(k) == key_bytes(w.key)) choice = select_best(best, k, w.value, w.order, w.n, input);
   const VariantInfo* tuned = choice.found ? r.find(choice.ours) : nullptr;
+  // A pick of another key type that this one's types are not declared for
+  // (f32 pairs and u32's radix.onesweep_packed_pairs) gives way to the
+  // family's default.
+  if (tuned && !tuned->declared_skip_reason(Problem{w.key, w.value, w.order, w.n}).empty()) tuned = nullptr;
   for (const auto& family : r.default_families()) {
     bool wanted = false;
     for (const auto& g : family_globs) wanted = wanted || glob_match(g, family);

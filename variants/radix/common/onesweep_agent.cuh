@@ -31,7 +31,10 @@ __device__ __forceinline__ void count_digits(unsigned* counts, Bits ranked, int 
 // before first_pass are not counted (OnesweepInstance's first_pass): one
 // shared atomic a key per counted digit. *negative_zero becomes nonzero where
 // a float key is -0.0 (PassKeyCode::with_digit_kind).
-template <int RadixBits, class Bits>
+// Owner: a design whose translation unit instantiates the kernel beside
+// onesweep_keys{8,16,32,64}.cu's own (a kernel instantiated in two files of
+// one program failed to launch from one of them: onesweep_dispatch.cuh).
+template <int RadixBits, class Bits, class Owner = void>
 __global__ void __launch_bounds__(kHistThreads)
     histogram_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, unsigned long long* __restrict__ hist,
                      unsigned pass_stride, int first_pass, unsigned* __restrict__ negative_zero) {
@@ -203,6 +206,19 @@ __device__ __forceinline__ unsigned lookback_prefix(unsigned* status, unsigned t
   return prefix;
 }
 
+// How a pass's tiles load and store their keys: keys_in and keys_out of the
+// pass's key width, with values (if any) beside them. A design that keeps
+// its items in another form between the passes (onesweep_packed_pairs.cuh)
+// has an IO of its own: kPacksOnLoad, load(i) builds the tile's key of input
+// position i; kUnpacksOnStore, out_address(pos) is where a digit's output
+// position pos goes and store(address, i, key) writes the key of tile
+// position i there. kCodedByPass: the pass's PassKeyCode encodes the keys it
+// loads and decodes those it stores; else they are unsigned codes already,
+// and the tile compiles no other key kind.
+struct PlainTileIO {
+  static constexpr bool kPacksOnLoad = false, kUnpacksOnStore = false, kCodedByPass = true;
+};
+
 // Keys and values a tile reads. WrittenThisLaunch: by other blocks of the
 // same launch (top_digit_first_kernel), so the loads must not take the
 // read-only path, whose cache is not kept coherent with those writes.
@@ -222,13 +238,15 @@ __device__ __forceinline__ T load_input(const T* p) {
 // each key's code (69 SASS instructions a key in the ranking loop instead of
 // 42 at u32 keys, 384 x 32); a lambda over the ranking alone held the keys in
 // local memory.
-template <class P, bool WrittenThisLaunch, bool Full, KeyKind DigitKind, class Bits, class V>
+template <class P, bool WrittenThisLaunch, bool Full, KeyKind DigitKind, class Bits, class V, class IO>
 __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
                                              const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
                                              const V* __restrict__ values_in, V* __restrict__ values_out,
                                              unsigned n, PassKeyCode<Bits> code, int shift,
                                              const unsigned long long* __restrict__ bin_start,
-                                             unsigned long long* __restrict__ next_start, unsigned* status) {
+                                             unsigned long long* __restrict__ next_start, unsigned* status,
+                                             const IO& io) {
+  static_assert(!(IO::kPacksOnLoad || IO::kUnpacksOnStore) || !kHasValues<V>, "a packing IO moves keys only");
   constexpr int T = P::kBlockThreads, Items = P::kItemsPerThread, Tile = P::kTile, Bins = P::kBins,
                 BPT = P::kBinsPerThread;
   constexpr unsigned kMask = Bins - 1;
@@ -242,9 +260,12 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const int i = Rank::index(j);
-    if (full || i < valid) key[j] = load_input<WrittenThisLaunch>(keys_in + base + i);
+    if (full || i < valid) {
+      if constexpr (IO::kPacksOnLoad) key[j] = io.load(base + i);
+      else key[j] = load_input<WrittenThisLaunch>(keys_in + base + i);
+    }
   }
-  code.encode_loaded(key);
+  if constexpr (IO::kCodedByPass) code.encode_loaded(key);
 
   const auto digit_of = code.template digit<DigitKind>(shift, kMask);
   auto digit = [&](int j) {
@@ -336,7 +357,8 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
       // first key here goes to a position smaller than its place in the
       // tile: the unsigned arithmetic wraps and every store lands inside.
       const unsigned long long pos = bin_start[b] + lookback_prefix<P>(status, tile, b, bin_count[k]) - bin_local[k];
-      s.bin_out[b] = reinterpret_cast<unsigned long long>(keys_out) + pos * sizeof(Bits);
+      if constexpr (IO::kUnpacksOnStore) s.bin_out[b] = io.out_address(pos);
+      else s.bin_out[b] = reinterpret_cast<unsigned long long>(keys_out) + pos * sizeof(Bits);
       if (tile == tiles - 1) next_start[b] = pos + bin_local[k] + valid_count[k];  // the next portion's first positions
     }
   }
@@ -350,13 +372,14 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
   // straight-line code with no per-key test of the tile's end: otherwise the
   // compiler recomputed the descending flip in every key's conditional
   // block, 16 SASS instructions a key instead of 7.
-  code.with_static_decode([&](auto kind) {
-    constexpr KeyKind K = decltype(kind)::value;
+  auto scatter_tile = [&](auto kind) {
+    [[maybe_unused]] constexpr KeyKind K = decltype(kind)::value;  // an unpacking store decodes nothing
     auto scatter = [&](int k) {
       const unsigned i = k * T + threadIdx.x;
       const Bits kk = s.u.keys[P::template slot<Bits, V>(i)];
       const unsigned d = digit_of(kk);
-      reinterpret_cast<Bits*>(s.bin_out[d])[i] = code.template decoded<K>(kk);
+      if constexpr (IO::kUnpacksOnStore) io.store(s.bin_out[d], i, kk);
+      else reinterpret_cast<Bits*>(s.bin_out[d])[i] = code.template decoded<K>(kk);
       if constexpr (kHasValues<V>) rank[k] |= d << 16;
     };
     if (full) {
@@ -367,7 +390,9 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
       for (int k = 0; k < Items; ++k)
         if (k * T + threadIdx.x < unsigned(valid)) scatter(k);
     }
-  });
+  };
+  if constexpr (IO::kCodedByPass) code.with_static_decode(scatter_tile);
+  else scatter_tile(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
   if constexpr (kHasValues<V>) {
     // Values are loaded only now, as CUB does: holding them in registers
     // through the ranking would cost the occupancy that hides its latency.
@@ -404,31 +429,34 @@ __device__ __forceinline__ void pass_tile_of(typename P::template Smem<Bits, V>&
 // compile time. Pairs test the tile's end at run time: a full-tile copy of
 // the pairs' tile was 6-10 % slower at 2^28 u32 + u32 on an H200
 // (docs/experiments/issue15-steps.md).
-template <class P, bool WrittenThisLaunch, class Bits, class V>
+template <class P, bool WrittenThisLaunch, class Bits, class V, class IO = PlainTileIO>
 __device__ __forceinline__ void pass_tile(typename P::template Smem<Bits, V>& s, unsigned tile, unsigned tiles,
                                           const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
                                           const V* __restrict__ values_in, V* __restrict__ values_out, unsigned n,
                                           PassKeyCode<Bits> code, int shift,
                                           const unsigned long long* __restrict__ bin_start,
                                           unsigned long long* __restrict__ next_start, unsigned* status,
-                                          bool negative_zero_possible) {
+                                          bool negative_zero_possible, const IO& io = {}) {
   auto tile_of = [&](auto full, auto digit_kind) {
     pass_tile_of<P, WrittenThisLaunch, decltype(full)::value, decltype(digit_kind)::value>(
-        s, tile, tiles, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start, next_start, status);
+        s, tile, tiles, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start, next_start, status, io);
   };
-  code.with_digit_kind(negative_zero_possible, [&](auto digit_kind) {
+  auto tile_of_digit_kind = [&](auto digit_kind) {
     if constexpr (kHasValues<V>) tile_of(std::false_type{}, digit_kind);
     else if (n - tile * P::kTile >= unsigned(P::kTile)) tile_of(std::true_type{}, digit_kind);
     else tile_of(std::false_type{}, digit_kind);
-  });
+  };
+  if constexpr (IO::kCodedByPass) code.with_digit_kind(negative_zero_possible, tile_of_digit_kind);
+  else tile_of_digit_kind(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
 }
 
-template <class P, class Bits, class V>
+// IO: PlainTileIO, or a design's own (pass_tile_of).
+template <class P, class Bits, class V, class IO = PlainTileIO>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     pass_kernel(const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out, const V* __restrict__ values_in,
                 V* __restrict__ values_out, unsigned n, PassKeyCode<Bits> code, int shift,
                 const unsigned long long* __restrict__ bin_start, unsigned long long* __restrict__ next_start,
-                unsigned* status, unsigned* tile_counter, const unsigned* __restrict__ negative_zero) {
+                unsigned* status, unsigned* tile_counter, const unsigned* __restrict__ negative_zero, IO io) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
   for (int i = threadIdx.x; i < P::kBins * P::kWarps; i += P::kBlockThreads) (&s.warp_offset[0][0])[i] = 0;
@@ -441,7 +469,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   // *negative_zero is read after chain_wait: the histogram kernel, two
   // launches back, has set it.
   pass_tile<P, false>(s, s.tile, gridDim.x, keys_in, keys_out, values_in, values_out, n, code, shift, bin_start,
-                      next_start, status, *negative_zero != 0);
+                      next_start, status, *negative_zero != 0, io);
 }
 
 // Where pass `pass` of `passes` reads and writes in OnesweepInstance's

@@ -216,7 +216,7 @@ class OnesweepInstance final : public Instance {
                 k.src + first, k.dst, v.src ? v.src + first : nullptr, v.dst, nq, code, pass * P::kRadixBits,
                 pass_starts + std::size_t(q) * P::kBins, pass_starts + std::size_t(q + 1) * P::kBins,
                 status + (std::size_t(pass) * tiles_ + std::size_t(q) * tiles_per_portion) * P::kBins,
-                counters + std::size_t(pass) * portions_ + q, negative_zero),
+                counters + std::size_t(pass) * portions_ + q, negative_zero, PlainTileIO{}),
             "radix.onesweep: pass");
       }
     };

@@ -51,4 +51,17 @@ inline std::vector<ChainStep> passes_after_first(int first, int passes, const st
   return steps;
 }
 
+// radix.onesweep_packed_pairs (onesweep_packed_pairs.cuh): the word buffers
+// of step `step` of a chain of `steps` passes (at least two). The first
+// packs the input pairs into words[0], each step after reads what the one
+// before wrote and writes the other word buffer, the last unpacks into the
+// output pairs. -1: the input pairs (src) or the output pairs (dst). The
+// input is never written, so a const input needs no spare buffer.
+struct PackedPassBuffers {
+  int src, dst;
+};
+constexpr PackedPassBuffers packed_pass_buffers(int step, int steps) {
+  return {step == 0 ? -1 : (step - 1) % 2, step == steps - 1 ? -1 : step % 2};
+}
+
 }  // namespace sortbench::radix
