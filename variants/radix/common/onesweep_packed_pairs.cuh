@@ -8,7 +8,7 @@
 // array live, and issued 9 % more instructions than CUB's pass on the H100,
 // whose pass is bound by latency (variants/radix/PERFORMANCE.md, "The
 // H100's u32 pairs"). Sorting such words as 64-bit keys on their top half
-// took 7-13 % less time than CUB's pairs sort at 2^26 and 2^28 (run 25 of
+// took 7-12 % less time than CUB's pairs sort at 2^26 and 2^28 (run 25 of
 // docs/experiments/realistic-data.md). Costs: the words need two buffers of
 // n words (16 bytes a pair) of temporary storage, and only integer keys
 // (a float's -0.0 and +0.0 would need the code's mark in a word that holds
