@@ -39,30 +39,19 @@ FamilySpace onesweep_family_space() {
   s.axes = OnesweepSpace::axes();
   s.why_not = [](const SpacePoint& p, const PointTypes& types, std::size_t per_block, std::size_t per_sm,
                  int threads_per_sm) -> std::string {
-    const int rb = int(p[0]), ipt = int(p[1]), tpb = int(p[2]), mb = int(p[3]), lw = int(p[4]), pad = int(p[5]);
-    if (const char* e = OnesweepSpace::shape_error(rb, ipt, tpb, mb, lw, pad)) return e;
+    const int pad = int(p[5]);
+    if (std::string e = OnesweepSpace::point_error(p, threads_per_sm); !e.empty()) return e;
     if (!pad && std::find(types.values.begin(), types.values.end(), ValueType::none) == types.values.end())
       return "padded_slots 0 sorts keys only (tiles with values are never padded)";
-    if (mb * tpb > threads_per_sm)
-      return "min_blocks_per_sm x block_threads = " + std::to_string(mb * tpb) + " threads, above the GPU's " +
-             std::to_string(threads_per_sm) + " per SM";
     // Runnable when one of the sweep's key and value types fits; the
     // variant's own check skips the others when they are measured.
     std::string first;
     for (KeyType k : types.keys)
       for (ValueType v : types.values) {
         if (!pad && v != ValueType::none) continue;
-        const std::size_t smem = OnesweepSpace::smem_bytes(rb, ipt, tpb, key_bytes(k), value_bytes(v), pad);
         const std::string what = to_string(k) + (v == ValueType::none ? " keys" : " keys with " + to_string(v) + " values");
-        std::string why;
-        if (smem > per_block)
-          why = what + " need " + std::to_string(smem) + " B of shared memory per block; the GPU has " +
-                std::to_string(per_block);
-        else if (mb > 1 && std::size_t(mb) * (smem + 1024) > per_sm)
-          why = what + ": " + std::to_string(mb) + " blocks of " + std::to_string(smem) +
-                " B shared memory (and 1 KB reserved each) do not fit one SM's " + std::to_string(per_sm) + " B";
-        else
-          return {};
+        const std::string why = OnesweepSpace::smem_error(p, key_bytes(k), value_bytes(v), what, per_block, per_sm);
+        if (why.empty()) return {};
         if (first.empty()) first = why;
       }
     return first;

@@ -1,10 +1,12 @@
 // Onesweep-class LSD radix sort of 32-bit integer keys with u32 values, each
 // pair packed into one 64-bit word between the passes (the further reading of
-// seed 001, Onesweep; design: common/onesweep_packed_pairs.cuh). Its kernels
-// are instantiated here, apart from onesweep_keys64.cu's (a tag of their
-// own: common/onesweep_agent.cuh's histogram_kernel).
+// seed 001, Onesweep; design: common/onesweep_packed_pairs.cuh), registered
+// at its curated points; every other point of its space is built on demand
+// (sortbench/on_demand.hpp). Its kernels are instantiated here, apart from
+// onesweep_keys64.cu's (a tag of their own: common/onesweep_agent.cuh's
+// histogram_kernel).
 #include "common/onesweep_packed_pairs.cuh"
-#include "sortbench/traffic.hpp"
+#include "sortbench/family_space.hpp"
 
 namespace sortbench::radix {
 namespace {
@@ -18,32 +20,30 @@ namespace {
   X(8, 18, 384, 3)                       \
   X(8, 14, 512, 2)
 
-// SkipConstantDigits: the form that leaves out the passes of digits every
-// key shares (OnesweepInstance's, onesweep.cu).
-template <class P, bool SkipConstantDigits>
-VariantInfo packed_pairs_info() {
-  using Sort = OnesweepPackedPairsInstance<P>;
-  VariantInfo v;
-  Params params = P::params();
-  if (SkipConstantDigits) params.push_back({"constant_digits", "", "skip_constant_digits"});
-  v.label = "radix.onesweep_packed_pairs." + param_label(params);
-  v.family = "radix";
-  v.description = "Onesweep-class LSD radix over each 32-bit key and its u32 value packed into one 64-bit word: "
-                  "the first pass packs, the passes move words as keys-only tiles, the last unpacks";
-  v.seed = "001 further reading (Onesweep); anchors.md";
-  v.key_types = {KeyType::u32, KeyType::i32};
-  v.value_types = {ValueType::u32};
-  v.descending = true;
-  v.stable = true;
-  v.const_input = true;
-  v.params = params;
-  v.tile_keys = P::kTile;
-  v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
-  v.unsupported = [](const Problem&) { return smem_reason(Sort::pass_smem()); };
-  v.make = [](const Problem& p) -> std::unique_ptr<Instance> {
-    return std::make_unique<Sort>(p, 0, SkipConstantDigits);
+// The space of on-demand points: OnesweepSpace's axes, for a tile of 64-bit
+// words without values (the words are what the passes rank and move).
+FamilySpace packed_pairs_family_space() {
+  FamilySpace s;
+  s.method = kPackedPairsMethod;
+  s.family = "radix";
+  s.axes = OnesweepSpace::axes();
+  s.why_not = [](const SpacePoint& p, const PointTypes& types, std::size_t per_block, std::size_t per_sm,
+                 int threads_per_sm) -> std::string {
+    if (std::string e = OnesweepSpace::point_error(p, threads_per_sm); !e.empty()) return e;
+    bool pairs = false;
+    for (KeyType k : types.keys)
+      for (ValueType v : types.values) pairs |= packs_pairs(Problem{k, v, Order::ascending, 0});
+    if (!pairs) return std::string(kPackedPairsMethod) + " sorts u32 and i32 keys with u32 values only";
+    return OnesweepSpace::smem_error(p, sizeof(std::uint64_t), 0, "pairs packed into 64-bit words", per_block, per_sm);
   };
-  return v;
+  s.translation_unit = [](const SpacePoint& p, const std::vector<KeyType>&) {
+    std::string args;
+    for (long long x : p) args += (args.empty() ? "" : ", ") + std::to_string(x);
+    return "#include \"radix/common/onesweep_packed_pairs.cuh\"\nnamespace sortbench::radix {\n"
+           "SORTBENCH_REGISTER_VARIANT((onesweep_packed_pairs_info<OnesweepPolicy<" +
+           args + ">, false>()));\n}\n";
+  };
+  return s;
 }
 
 }  // namespace
@@ -56,9 +56,10 @@ std::unique_ptr<Instance> make_onesweep_packed_pairs(const Problem& p, int first
 #define SORTBENCH_RADIX_REGISTER_PACKED_PAIRS(...)                                                             \
   template std::unique_ptr<Instance> make_onesweep_packed_pairs<OnesweepPolicy<__VA_ARGS__>>(const Problem&, int, \
                                                                                              bool);            \
-  SORTBENCH_REGISTER_VARIANT((packed_pairs_info<OnesweepPolicy<__VA_ARGS__>, false>()));                        \
-  SORTBENCH_REGISTER_VARIANT((packed_pairs_info<OnesweepPolicy<__VA_ARGS__>, true>()));
+  SORTBENCH_REGISTER_VARIANT((onesweep_packed_pairs_info<OnesweepPolicy<__VA_ARGS__>, false>()));              \
+  SORTBENCH_REGISTER_VARIANT((onesweep_packed_pairs_info<OnesweepPolicy<__VA_ARGS__>, true>()));
 SORTBENCH_PACKED_PAIRS_POINTS(SORTBENCH_RADIX_REGISTER_PACKED_PAIRS)
 #undef SORTBENCH_RADIX_REGISTER_PACKED_PAIRS
+SORTBENCH_REGISTER_FAMILY_SPACE(packed_pairs_family_space());
 
 }  // namespace sortbench::radix

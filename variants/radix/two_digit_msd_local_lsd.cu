@@ -68,14 +68,10 @@ struct TwoDigitMsdPolicy
     : BucketSortPolicy<2, RadixBits, LocalItems, LocalThreads, false, std::max(1, 1152 / LocalThreads)> {
   using TopPass = OnesweepPolicy<RadixBits, 19, 512, 2>;
   // The same passes for u32 and i32 keys with u32 values, each pair packed
-  // into one word (common/onesweep_packed_pairs.cuh): the point of its own
-  // that took the least time on the H100's u32 pairs at 2^26 and 2^28.
+  // into one word (common/onesweep_packed_pairs.cuh): of the packed points,
+  // the fastest whole sort on most of the H100's u32 pairs workloads at 2^26
+  // and 2^28 (variants/radix/PERFORMANCE.md, "Pairs packed into one word").
   using PackedTopPass = OnesweepPolicy<RadixBits, 18, 512, 2>;
-  // Whether the Onesweep sorts of problem p (the top passes, the whole sort
-  // and the overflowing buckets') move packed pairs.
-  static bool packs_pairs(const Problem& p) {
-    return key_bytes(p.key) == 4 && !is_float(p.key) && p.value == ValueType::u32;
-  }
   // Keys of Bits: the first of the top two digits, where the bucket number
   // starts in the ranked bits, and the number of buckets.
   template <class Bits>
@@ -544,9 +540,10 @@ class TwoDigitMsdInstance final : public Instance {
   }
 
   // Onesweep at P::TopPass (built in onesweep_keys*.cu, a grid point), or
-  // over packed pairs at P::PackedTopPass (onesweep_packed_pairs.cu).
+  // over packed pairs at P::PackedTopPass (onesweep_packed_pairs.cu) where
+  // they pack.
   static std::unique_ptr<Instance> onesweep(const Problem& p, int first_pass = 0) {
-    if (P::packs_pairs(p)) return make_onesweep_packed_pairs<typename P::PackedTopPass>(p, first_pass);
+    if (packs_pairs(p)) return make_onesweep_packed_pairs<typename P::PackedTopPass>(p, first_pass);
     return make_onesweep<typename P::TopPass, Bits>(p, first_pass);
   }
 
@@ -618,7 +615,7 @@ VariantInfo two_digit_msd_local_info() {
       using Bits = typename decltype(bits_tag)::type;
       using V = typename decltype(value_tag)::type;
       std::string why = smem_reason(P::template smem_bytes<Bits, V>());
-      if (why.empty() && P::packs_pairs(p))
+      if (why.empty() && packs_pairs(p))
         return smem_reason(OnesweepPackedPairsInstance<typename P::PackedTopPass>::pass_smem());
       return why.empty() ? smem_reason(P::TopPass::template smem_bytes<Bits, V>()) : why;
     });

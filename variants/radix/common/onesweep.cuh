@@ -26,6 +26,23 @@
 
 namespace sortbench::radix {
 
+// What the points of every Onesweep design (onesweep_info,
+// onesweep_packed_pairs_info) share in their VariantInfo: the family and
+// seed, both orders, stability, a kept input, the policy's parameters (with
+// the skip_constant_digits form's), its tile and its traffic.
+template <class P>
+void onesweep_point_info(VariantInfo& v, bool skip_constant_digits) {
+  v.params = P::params();
+  if (skip_constant_digits) v.params.push_back({"constant_digits", "", "skip_constant_digits"});
+  v.family = "radix";
+  v.seed = "001 further reading (Onesweep); anchors.md";
+  v.descending = true;
+  v.stable = true;
+  v.const_input = true;
+  v.tile_keys = P::kTile;
+  v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
+}
+
 // The variant of policy P. KeyBits: the key widths its kernels are
 // instantiated for (an on-demand point builds only the widths its sweep
 // sorts); none: every width (the compiled-in grid).
@@ -37,13 +54,10 @@ namespace sortbench::radix {
 template <class P, bool SkipConstantDigits = false, class... KeyBits>
 VariantInfo onesweep_info() {
   VariantInfo v;
-  Params params = P::params();
-  if (SkipConstantDigits) params.push_back({"constant_digits", "", "skip_constant_digits"});
-  v.label = "radix.onesweep." + param_label(params);
-  v.family = "radix";
+  onesweep_point_info<P>(v, SkipConstantDigits);
+  v.label = "radix.onesweep." + param_label(v.params);
   v.description = "Onesweep-class LSD radix: one histogram pass, then per digit one kernel that ranks "
                   "(warp match-any), looks back for its offsets and scatters through shared memory";
-  v.seed = "001 further reading (Onesweep); anchors.md";
   take_every_type(v);
   // A tile with values is never padded: a `.pad0` point with values would
   // run its padded sibling's kernels.
@@ -53,12 +67,6 @@ VariantInfo onesweep_info() {
     for (KeyType k : kAllKeyTypes)
       if (((key_bytes(k) == sizeof(KeyBits)) || ...)) v.key_types.push_back(k);
   }
-  v.descending = true;
-  v.stable = true;
-  v.const_input = true;
-  v.params = params;
-  v.tile_keys = P::kTile;
-  v.bytes_per_key = [](const Problem& p) { return traffic::onesweep(p, P::kRadixBits); };
   v.unsupported = [](const Problem& p) { return smem_reason(P::smem_bytes(p)); };
   v.make = [](const Problem& p) {
     return with_key_bits(p.key, [&](auto bits_tag) -> std::unique_ptr<Instance> {

@@ -15,7 +15,7 @@
 // no spare bit).
 #pragma once
 
-#include "onesweep_dispatch.cuh"
+#include "onesweep.cuh"
 #include "pass_chain.hpp"
 
 namespace sortbench::radix {
@@ -50,6 +50,14 @@ struct PackedPairsIO {
   }
 };
 
+inline constexpr const char* kPackedPairsMethod = "radix.onesweep_packed_pairs";
+
+// Whether a problem's pairs pack into one word: a 32-bit integer key and a
+// u32 value.
+inline bool packs_pairs(const Problem& p) {
+  return key_bytes(p.key) == 4 && !is_float(p.key) && p.value == ValueType::u32;
+}
+
 // The histogram counts the keys' own digits (4 bytes a key read): pass p's
 // digit of a key is the word's digit at 32 + p x RadixBits.
 struct PackedPairsHistogram {};
@@ -72,8 +80,7 @@ class OnesweepPackedPairsInstance final : public Instance {
  public:
   explicit OnesweepPackedPairsInstance(const Problem& p, int first_pass = 0, bool skip_constant_digits = false)
       : p_(p), first_pass_(first_pass), skip_constant_digits_(skip_constant_digits) {
-    if (key_bytes(p.key) != 4 || is_float(p.key) || p.value != ValueType::u32)
-      throw std::invalid_argument("radix.onesweep_packed_pairs: 32-bit integer keys with u32 values");
+    if (!packs_pairs(p)) throw std::invalid_argument("radix.onesweep_packed_pairs: 32-bit integer keys with u32 values");
     if (first_pass < 0 || kPasses - first_pass < 2)
       throw std::invalid_argument("radix.onesweep_packed_pairs: two passes or more (one packs, one unpacks)");
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
@@ -242,6 +249,28 @@ class OnesweepPackedPairsInstance final : public Instance {
   std::uint32_t* verdict_host_ = nullptr;
   std::uint32_t* verdict_dev_ = nullptr;
 };
+
+// The variant of policy P (onesweep_packed_pairs.cu registers its points,
+// and an on-demand point's translation unit its own). SkipConstantDigits:
+// the form that leaves out the passes of digits every key shares
+// (OnesweepInstance's).
+template <class P, bool SkipConstantDigits>
+VariantInfo onesweep_packed_pairs_info() {
+  using Sort = OnesweepPackedPairsInstance<P>;
+  VariantInfo v;
+  onesweep_point_info<P>(v, SkipConstantDigits);
+  v.label = std::string(kPackedPairsMethod) + "." + param_label(v.params);
+  v.description = "Onesweep-class LSD radix over each 32-bit key and its u32 value packed into one 64-bit word: "
+                  "the first pass packs, the passes move words as keys-only tiles, the last unpacks";
+  v.value_types = {ValueType::u32};
+  for (KeyType k : kAllKeyTypes)
+    if (packs_pairs(Problem{k, ValueType::u32, Order::ascending, 0})) v.key_types.push_back(k);
+  v.unsupported = [](const Problem&) { return smem_reason(Sort::pass_smem()); };
+  v.make = [](const Problem& p) -> std::unique_ptr<Instance> {
+    return std::make_unique<Sort>(p, 0, SkipConstantDigits);
+  };
+  return v;
+}
 
 // Defined and instantiated at its points in onesweep_packed_pairs.cu (other
 // designs run these passes too: radix.two_digit_msd_local_lsd's top digits).

@@ -51,6 +51,31 @@ struct OnesweepSpace {
         round_up(round_up(warps * bins * 4, align_u) + round_up(u, align_u), 8) + bins * 8 + (warps + 1) * 4 + 4;
     return round_up(end, align_u > 8 ? align_u : 8);
   }
+  // Why point p (of axes()) cannot run on a GPU of threads_per_sm threads
+  // an SM: its shape or its blocks' threads; empty if it can.
+  static std::string point_error(const SpacePoint& p, int threads_per_sm) {
+    const int rb = int(p[0]), ipt = int(p[1]), tpb = int(p[2]), mb = int(p[3]), lw = int(p[4]), pad = int(p[5]);
+    if (const char* e = shape_error(rb, ipt, tpb, mb, lw, pad)) return e;
+    if (mb * tpb > threads_per_sm)
+      return "min_blocks_per_sm x block_threads = " + std::to_string(mb * tpb) + " threads, above the GPU's " +
+             std::to_string(threads_per_sm) + " per SM";
+    return {};
+  }
+  // Why point p's tile of `what` (key_bytes keys, each with value_bytes of
+  // value, 0: none) does not fit the GPU's shared memory per block or, at
+  // min_blocks_per_sm blocks, per SM; empty if it fits.
+  static std::string smem_error(const SpacePoint& p, std::size_t key_bytes, std::size_t value_bytes,
+                                const std::string& what, std::size_t per_block, std::size_t per_sm) {
+    const int mb = int(p[3]);
+    const std::size_t smem = smem_bytes(int(p[0]), int(p[1]), int(p[2]), key_bytes, value_bytes, int(p[5]));
+    if (smem > per_block)
+      return what + " need " + std::to_string(smem) + " B of shared memory per block; the GPU has " +
+             std::to_string(per_block);
+    if (mb > 1 && std::size_t(mb) * (smem + 1024) > per_sm)
+      return what + ": " + std::to_string(mb) + " blocks of " + std::to_string(smem) +
+             " B shared memory (and 1 KB reserved each) do not fit one SM's " + std::to_string(per_sm) + " B";
+    return {};
+  }
   static std::vector<SpaceAxis> axes() {
     auto range = [](long long lo, long long hi, long long step) {
       std::vector<long long> v;
