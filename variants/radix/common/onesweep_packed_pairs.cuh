@@ -85,10 +85,10 @@ class OnesweepPackedPairsInstance final : public Instance {
       throw std::invalid_argument("radix.onesweep_packed_pairs: two passes or more (one packs, one unpacks)");
     tiles_ = unsigned((p_.n + P::kTile - 1) / P::kTile);
     portions_ = unsigned((p_.n + kPortionKeys - 1) / kPortionKeys);
-    // A chain of two passes (or one that may shrink to two) needs one.
-    const bool two = kPasses - first_pass > 2 || skip_constant_digits_;
+    // A chain of two passes needs one word buffer (packed_pass_buffers);
+    // skipped passes only shorten a chain.
     words_[0] = layout_.add(p_.n * sizeof(Word));
-    words_[1] = layout_.add(two ? p_.n * sizeof(Word) : 0);
+    words_[1] = layout_.add(kPasses - first_pass > 2 ? p_.n * sizeof(Word) : 0);
     // Cleared by one memset: per pass the digit counts, which become the
     // first output positions of portion 0, and those of the portions after
     // it; a tile counter per pass and portion; the histogram's flag of a
