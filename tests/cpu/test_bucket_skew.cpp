@@ -203,3 +203,25 @@ TEST(BucketSkew, MixedBucketsKeepTheirPlaceInTheGatheredRun) {
   EXPECT_EQ(empty.offsets, (std::vector<unsigned long long>{0}));
   EXPECT_EQ(empty.keys, 0u);
 }
+
+// The overflowing buckets a block of twice the slab sorts (at most `limit`
+// keys) and the rest, each with its own gathered run.
+TEST(BucketSkew, OverflowingBucketsSplitAtTwiceTheSlab) {
+  using sortbench::radix::overflowing_buckets;
+  using sortbench::radix::split_at_size;
+  // Sizes 3, 0, 9, 4, 12, 6 with a slab of 4: buckets 2, 4 and 5 overflow.
+  const unsigned long long ends[] = {3, 3, 12, 16, 28, 34};
+  const auto all = overflowing_buckets(ends, 6, 4);
+  const auto [twice, rest] = split_at_size(all, 8);
+  EXPECT_EQ(twice.begins, (std::vector<unsigned long long>{28}));
+  EXPECT_EQ(twice.offsets, (std::vector<unsigned long long>{0, 6}));
+  EXPECT_EQ(twice.keys, 6u);
+  EXPECT_EQ(rest.begins, (std::vector<unsigned long long>{3, 16}));
+  EXPECT_EQ(rest.offsets, (std::vector<unsigned long long>{0, 9, 21}));
+  EXPECT_EQ(rest.keys, 21u);
+  const auto [every, none] = split_at_size(all, 12);
+  EXPECT_EQ(every.keys, all.keys);
+  EXPECT_EQ(every.offsets, all.offsets);
+  EXPECT_TRUE(none.begins.empty());
+  EXPECT_EQ(none.offsets, (std::vector<unsigned long long>{0}));
+}

@@ -511,12 +511,12 @@ TEST(TuneBest, RangesAndSelection) {
             "fake.radix.rb6.ipt12.tpb256");
   // With a filter of usable entries (a dispatch's: the pick can sort the
   // problem, e.g. n is within its cap), the nearest entry it accepts.
-  const auto not_tpb256 = [](const std::string& label) { return label != "fake.radix.rb6.ipt12.tpb256"; };
+  const auto not_tpb256 = [](const BestChoice& c) { return c.variant != "fake.radix.rb6.ipt12.tpb256"; };
   EXPECT_EQ(
       select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 24, InputClass::spread, not_tpb256).variant,
       "fake.radix.rb6.ipt12.tpb128");
   EXPECT_FALSE(select_best(best, KeyType::u32, ValueType::none, Order::ascending, 1 << 24, InputClass::spread,
-                           [](const std::string&) { return false; })
+                           [](const BestChoice&) { return false; })
                    .found);
   const BestChoice pairs = select_best(best, KeyType::u32, ValueType::u32, Order::ascending, 1 << 26);
   EXPECT_TRUE(pairs.found);
@@ -724,6 +724,34 @@ TEST(TuneBest, ASizeCappedVariantWinsTheSizesBelowItsCap) {
   EXPECT_NE(best["entries"][1]["variant"], "fake.small_n.tpb128");
   EXPECT_EQ(best["entries"][1]["n_min"], 1u << 24);
   EXPECT_NE(best["group_picks"][0]["variant"], "fake.small_n.tpb128");
+}
+
+// best:FAMILY between tuned sizes, where the nearest size's pick is capped
+// below n (radix.two_digit_msd_local_lsd at 10^8 keys between its 2^26 and
+// 2^28 picks): the nearest pick that can sort n, as the dispatch takes, not
+// the family's default.
+TEST(TuneBest, BestFamilyPastAPicksCapTakesTheNearestPickThatFits) {
+  register_fake_variants();
+  VariantInfo v = *Registry::instance().find("fake.radix.rb6.ipt12.tpb128");
+  v.label = "fake.radix.capped";
+  v.family_default = false;
+  v.max_n = std::size_t(1) << 20;
+  Registry::instance().add(v);
+  struct Remove {
+    ~Remove() { Registry::instance().remove("fake.radix.capped"); }
+  } remove;
+  auto entry = [](std::size_t n, const char* label) {
+    return json{{"key", "u32"}, {"value", "none"}, {"order", "ascending"}, {"n_min", n},
+                {"n_max", n},   {"variant", label}, {"ours", label}};
+  };
+  const json best = {{"entries", {entry(1 << 20, "fake.radix.capped"), entry(1 << 24, "fake.radix.rb6.ipt4.tpb128")}}};
+  auto pick = [&](std::size_t n) {
+    const Workload w{KeyType::u32, ValueType::none, Order::ascending, n, *parse_distribution("uniform", nullptr), 1};
+    return resolve_best_selectors({"fake"}, w, best, Registry::instance()).at(0)->label;
+  };
+  EXPECT_EQ(pick(1 << 20), "fake.radix.capped");
+  EXPECT_EQ(pick((1 << 20) + 1), "fake.radix.rb6.ipt4.tpb128");  // 2^20 is nearer, and past the cap
+  EXPECT_EQ(pick(1 << 22), "fake.radix.rb6.ipt4.tpb128");
 }
 
 // best:FAMILY on a distribution the tune measured takes the class the tune

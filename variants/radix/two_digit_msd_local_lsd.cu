@@ -34,15 +34,19 @@
 //               among uniform ones, which a sample of 2^16 keys misses), and
 //               one read of their keys finds those of one key, which the
 //               stable passes left sorted. The block kernel sorts the buckets
-//               that fit; the other overflowing ones are gathered in bucket
-//               order into one run, which Onesweep sorts whole (the top
-//               digits keep the buckets in order, and the sort is stable),
-//               and put back. The passes are kept. Only when more than half
-//               the keys are in those is the gather, sort and scatter dearer
-//               than Onesweep from keys_in, which the two passes left as it
-//               was, and that runs instead.
+//               that fit, and a block of twice the threads each other bucket
+//               of up to two slabs (keys of a few values repeated thousands
+//               of times overflow some buckets a little: sorted runs of
+//               spaced keys, runs:1000); the larger ones are gathered in
+//               bucket order into one run, which Onesweep sorts whole (the
+//               top digits keep the buckets in order, and the sort is
+//               stable), and put back. The passes are kept. Only when more
+//               than half the keys are in those is the gather, sort and
+//               scatter dearer than Onesweep from keys_in, which the two
+//               passes left as it was, and that runs instead.
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "common/bucket_local_sort.cuh"
 #include "common/bucket_skew.hpp"
@@ -80,6 +84,9 @@ struct TwoDigitMsdPolicy
   static constexpr int kBucketShift = kFirstTopPass<Bits> * RadixBits;
   template <class Bits>
   static constexpr unsigned kBuckets = 1u << (int(sizeof(Bits) * 8) - kBucketShift<Bits>);
+  // Buckets of one to two slabs: the same items a thread, twice the threads.
+  using TwiceSlab = TwiceSlabPolicy<TwoDigitMsdPolicy>;
+  static_assert(TwiceSlab::kBlockThreads <= 1024, "a block of twice the threads");
 
   static Params params() {
     return {{"radix_bits", "rb", std::to_string(RadixBits)},
@@ -298,10 +305,15 @@ class TwoDigitMsdInstance final : public Instance {
     fits_off_ = layout_.add(sizeof(unsigned));
     sample_off_ = layout_.add(sizeof(SampleCounts));
     places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
+    twice_places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
     mixed_off_ = layout_.add(kMixedWords * sizeof(unsigned));
-    with_value_type(p_.value, [](auto tag) {
+    with_value_type(p_.value, [this](auto tag) {
       using V = typename decltype(tag)::type;
       allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
+      // A twice-slab block of 64-bit pairs at 512 x 17 would need 280 KB.
+      constexpr std::size_t twice_bytes = P::TwiceSlab::template smem_bytes<Bits, V>();
+      twice_slabs_ = smem_reason(twice_bytes).empty();
+      if (twice_slabs_) allow_smem(listed_bucket_sort_kernel<typename P::TwiceSlab, Bits, V>, twice_bytes);
     });
     chained_ = common::chained_launch_supported();
     cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&answers_host_), sizeof(Answers), cudaHostAllocMapped),
@@ -334,6 +346,9 @@ class TwoDigitMsdInstance final : public Instance {
       using V = typename decltype(tag)::type;
       k.push_back(kernel_launch("bucket sort", bucket_sort_kernel<P, Bits, V>, P::kBlockThreads,
                                 P::template smem_bytes<Bits, V>()));
+      if (twice_slabs_)
+        k.push_back(kernel_launch("buckets of up to two slabs", listed_bucket_sort_kernel<typename P::TwiceSlab, Bits, V>,
+                                  P::TwiceSlab::kBlockThreads, P::TwiceSlab::template smem_bytes<Bits, V>()));
       k.push_back(kernel_launch("overflowing buckets moved", move_overflowing_kernel<Bits, V>, kMoveThreads, 0));
     });
     return k;
@@ -375,12 +390,12 @@ class TwoDigitMsdInstance final : public Instance {
     check_launch("radix.two_digit_msd_local_lsd: publish the verdict");
     wait_for_mapped_flag(&answers->fits_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
     const bool every_bucket_fits = answers->fits != 0;
-    OverflowingBuckets over;
+    OverflowingBuckets twice, over;  // mixed buckets of up to two slabs, and larger
     bool sort_fitting = true;
     last_ = every_bucket_fits ? Path::every_bucket_fits : Path::some_buckets_overflow;
     if (!every_bucket_fits) {
       if (!ends_host_)
-        cuda_check(cudaMallocHost(&ends_host_, (3 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long)),
+        cuda_check(cudaMallocHost(&ends_host_, (5 * std::size_t(kBuckets) + 2) * sizeof(unsigned long long)),
                    "radix.two_digit_msd_local_lsd: pinned bucket ends");
       cuda_check(cudaMemcpyAsync(ends_host_, ends, std::size_t(kBuckets) * sizeof(unsigned long long),
                                  cudaMemcpyDeviceToHost, s),
@@ -389,10 +404,13 @@ class TwoDigitMsdInstance final : public Instance {
       const OverflowingBuckets all = overflowing_buckets(ends_host_, kBuckets, unsigned(P::kSlab));
       overflowing_ = all.begins.size();
       overflowing_keys_ = all.keys;
-      over = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
+      const OverflowingBuckets mixed = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
+      std::tie(twice, over) = twice_slabs_ ? split_at_size(mixed, 2 * unsigned(P::kSlab))
+                                           : std::make_pair(OverflowingBuckets{{}, {0}}, mixed);
       sort_fitting = all.fitting > 0;
-      one_key_ = overflowing_ - over.begins.size();
-      if (!over.keys) last_ = Path::overflowing_buckets_of_one_key;
+      one_key_ = overflowing_ - mixed.begins.size();
+      twice_ = twice.begins.size();
+      if (!mixed.keys) last_ = Path::overflowing_buckets_of_one_key;
       if (over.keys > p_.n / 2) {
         last_ = Path::most_keys_overflow;
         return whole_->run(b, temp, bytes, s);
@@ -408,6 +426,14 @@ class TwoDigitMsdInstance final : public Instance {
                                           static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
                                           static_cast<const unsigned long long*>(ends), map),
                    "radix.two_digit_msd_local_lsd: bucket sort");
+      if (twice.keys) {
+        using Q = typename P::TwiceSlab;
+        const auto [begins, offsets] = upload_places(twice, temp, s, twice_places_off_, 3 * kBuckets + 1);
+        listed_bucket_sort_kernel<Q, Bits, V><<<unsigned(twice.begins.size()), Q::kBlockThreads,
+                                               Q::template smem_bytes<Bits, V>(), s>>>(
+            keys, static_cast<V*>(b.values_out), begins, offsets, map);
+        check_launch("radix.two_digit_msd_local_lsd: buckets of up to two slabs");
+      }
       if (over.keys) sort_overflowing<V>(over, b, temp, s);
     });
   }
@@ -420,10 +446,18 @@ class TwoDigitMsdInstance final : public Instance {
       case Path::trivial: return "fewer than 2 keys";
       case Path::sample_says_skewed: return "the sample says a bucket overflows its " + slab + ": Onesweep sorts all keys";
       case Path::every_bucket_fits: return "every bucket fits its " + slab;
-      case Path::some_buckets_overflow:
+      case Path::some_buckets_overflow: {
+        const std::size_t mixed = overflowing_ - one_key_, apart = mixed - twice_;
+        std::string how;
+        if (twice_)
+          how = "blocks of twice the threads sort " + (twice_ == overflowing_ ? std::string("them") :
+                                                       std::to_string(twice_) + " of them");
+        if (apart)
+          how += (twice_ ? ", " : "") + std::string("Onesweep sorts ") +
+                 (one_key_ || twice_ ? "the other " + std::to_string(apart) : std::string("them")) + " apart";
         return std::to_string(overflowing_) + " of " + std::to_string(kBuckets) + " buckets overflow their " + slab +
-               " (" + std::to_string(overflowing_keys_) + " keys)" + of_one_key() + ": Onesweep sorts " +
-               (one_key_ ? "the other " + std::to_string(overflowing_ - one_key_) : std::string("them")) + " apart";
+               " (" + std::to_string(overflowing_keys_) + " keys)" + of_one_key() + ": " + how;
+      }
       case Path::overflowing_buckets_of_one_key:
         return std::to_string(overflowing_) + " of " + std::to_string(kBuckets) + " buckets overflow their " + slab +
                " (" + std::to_string(overflowing_keys_) + " keys), each of one key: sorted as the top passes left them";
@@ -445,21 +479,26 @@ class TwoDigitMsdInstance final : public Instance {
     most_keys_overflow
   };
   Path last_ = Path::trivial;
-  std::size_t overflowing_ = 0, one_key_ = 0;
+  std::size_t overflowing_ = 0, one_key_ = 0, twice_ = 0;
   unsigned long long overflowing_keys_ = 0;
   std::string of_one_key() const {
     return one_key_ ? ", " + std::to_string(one_key_) + " of them of one key (sorted as the top passes left them)" : "";
   }
 
   // The overflowing buckets' begins and offsets, copied to the device (one
-  // copy, from the pinned memory after the bucket ends).
+  // copy, from the pinned memory after the bucket ends), at device_off past
+  // base_ from ends_host_ + host_at: those gathered into one run at
+  // places_off_ and kBuckets; the buckets of up to two slabs, sorted
+  // meanwhile, at places of their own.
   std::pair<const unsigned long long*, const unsigned long long*> upload_places(const OverflowingBuckets& over,
-                                                                                void* temp, cudaStream_t s) {
+                                                                                void* temp, cudaStream_t s,
+                                                                                std::size_t device_off,
+                                                                                std::size_t host_at) {
     const std::size_t count = over.begins.size();
-    unsigned long long* places_host = ends_host_ + kBuckets;
+    unsigned long long* places_host = ends_host_ + host_at;
     std::copy(over.offsets.begin(), over.offsets.end(),
               std::copy(over.begins.begin(), over.begins.end(), places_host));
-    auto* begins = temp_at<unsigned long long>(temp, base_ + places_off_);
+    auto* begins = temp_at<unsigned long long>(temp, base_ + device_off);
     cuda_check(cudaMemcpyAsync(begins, places_host, (2 * count + 1) * sizeof(unsigned long long),
                                cudaMemcpyHostToDevice, s),
                "radix.two_digit_msd_local_lsd: overflowing buckets");
@@ -472,7 +511,7 @@ class TwoDigitMsdInstance final : public Instance {
   const unsigned* find_mixed_buckets(const OverflowingBuckets& all, const Bits* grouped_keys, void* temp,
                                      cudaStream_t s) {
     const unsigned count = unsigned(all.begins.size()), words = (count + 31) / 32;
-    const auto [begins, offsets] = upload_places(all, temp, s);
+    const auto [begins, offsets] = upload_places(all, temp, s, places_off_, kBuckets);
     auto* mixed = temp_at<unsigned>(temp, base_ + mixed_off_);
     cuda_check(cudaMemsetAsync(mixed, 0, words * sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: clear mixed");
     const unsigned blocks = unsigned((all.keys + kMixedTile - 1) / kMixedTile);
@@ -520,7 +559,7 @@ class TwoDigitMsdInstance final : public Instance {
   template <class V>
   void sort_overflowing(const OverflowingBuckets& over, const Buffers& b, void* temp, cudaStream_t s) {
     const unsigned count = unsigned(over.begins.size());
-    const auto [begins, offsets] = upload_places(over, temp, s);
+    const auto [begins, offsets] = upload_places(over, temp, s, places_off_, kBuckets);
     const OverflowLayout o = overflow_layout(over.keys);
     auto* run_k = static_cast<Bits*>(b.keys_in);
     auto* run_v = static_cast<V*>(b.values_in);
@@ -558,7 +597,8 @@ class TwoDigitMsdInstance final : public Instance {
   // sample, and the overflowing buckets' places.
   TempLayout layout_;
   std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, places_off_ = 0,
-              mixed_off_ = 0;
+              twice_places_off_ = 0, mixed_off_ = 0;
+  bool twice_slabs_ = false;  // the twice-slab block's shared memory fits the device
   // Mapped for the device: the sample's counts and the buckets' verdict,
   // each with the flag publish_kernel raises after it.
   struct Answers {
@@ -571,7 +611,8 @@ class TwoDigitMsdInstance final : public Instance {
   BucketSampleTable* table_ = nullptr;
   Answers* answers_host_ = nullptr;
   Answers* answers_dev_ = nullptr;
-  // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets.
+  // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets,
+  // then those of the buckets of up to two slabs.
   unsigned long long* ends_host_ = nullptr;
   std::map<std::size_t, std::unique_ptr<Instance>> overflow_sorts_;
   bool chained_ = false;

@@ -382,12 +382,13 @@ struct BestChoice {
 // The entry of a best.json document for this problem: the range containing n,
 // else the nearest range (in log2 n) of the same key, value and order; among
 // the nearest, the input's class's entries (version 3), then its fallback
-// class's, then those for every input. With `usable`, only entries whose
-// variant it accepts (a dispatch: those that can sort the problem, so a size
-// past one pick's cap takes the next size's pick, not the fallback).
+// class's, then those for every input. With `usable`, only entries it
+// accepts (a dispatch's: those whose variant can sort the problem; best:FAMILY's:
+// those whose "ours" can), so a size past one pick's cap takes the next
+// size's pick, not the fallback.
 BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n,
                        InputClass input = InputClass::spread,
-                       const std::function<bool(const std::string&)>& usable = {});
+                       const std::function<bool(const BestChoice&)>& usable = {});
 
 // The best.json document at `path` when it is for gpu_model; null when there
 // is no file or it is for another GPU model. A file that is there must be a

@@ -91,10 +91,12 @@ tune::BestChoice tuned_choice(const std::string& path, const std::string& gpu_mo
   if (!best.is_object() || best.value("gpu_model", "") != gpu_model) return {};
   // The key type's entry, else one of another key type of the same width (the
   // radix kernels are per key width: i32 takes u32's pick).
-  tune::BestChoice choice = tune::select_best(best, key, value, order, n, input, usable);
+  std::function<bool(const tune::BestChoice&)> accepts;
+  if (usable) accepts = [&](const tune::BestChoice& c) { return usable(c.variant); };
+  tune::BestChoice choice = tune::select_best(best, key, value, order, n, input, accepts);
   for (KeyType k : kAllKeyTypes)
     if (!choice.found && k != key && key_bytes(k) == key_bytes(key) && is_float(k) == is_float(key))
-      choice = tune::select_best(best, k, value, order, n, input, usable);
+      choice = tune::select_best(best, k, value, order, n, input, accepts);
   return choice;
 }
 
@@ -179,14 +181,21 @@ std::vector<const VariantInfo*> resolve_best_selectors(const std::vector<std::st
   // (f64 and i64 take u64's pick: the radix kernels are per key width).
   const InputClass input =
       measured_class(best, w.key, w.dist.name()).value_or(keys_class.value_or(InputClass::spread));
-  BestChoice choice = select_best(best, w.key, w.value, w.order, w.n, input);
+  // Only entries whose best of ours can sort w by what it declares: a pick
+  // past its cap (radix.two_digit_msd_local_lsd's buckets x slab) gives way
+  // to the nearest size's pick, as in a dispatch; a pick of another key type
+  // that w's types are not declared for (f32 pairs and u32's
+  // radix.onesweep_packed_pairs) to the family's default.
+  const Problem p{w.key, w.value, w.order, w.n};
+  auto declared_for_w = [&](const BestChoice& c) {
+    const VariantInfo* v = r.find(c.ours);
+    return v && v->declared_skip_reason(p).empty();
+  };
+  BestChoice choice = select_best(best, w.key, w.value, w.order, w.n, input, declared_for_w);
   for (KeyType k : kAllKeyTypes)
-    if (!choice.found && key_bytes(k) == key_bytes(w.key)) choice = select_best(best, k, w.value, w.order, w.n, input);
+    if (!choice.found && key_bytes(k) == key_bytes(w.key))
+      choice = select_best(best, k, w.value, w.order, w.n, input, declared_for_w);
   const VariantInfo* tuned = choice.found ? r.find(choice.ours) : nullptr;
-  // A pick of another key type that this one's types are not declared for
-  // (f32 pairs and u32's radix.onesweep_packed_pairs) gives way to the
-  // family's default.
-  if (tuned && !tuned->declared_skip_reason(Problem{w.key, w.value, w.order, w.n}).empty()) tuned = nullptr;
   for (const auto& family : r.default_families()) {
     bool wanted = false;
     for (const auto& g : family_globs) wanted = wanted || glob_match(g, family);

@@ -478,7 +478,7 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
 }
 
 BestChoice select_best(const json& best, KeyType key, ValueType value, Order order, std::size_t n,
-                       InputClass input, const std::function<bool(const std::string&)>& usable) {
+                       InputClass input, const std::function<bool(const BestChoice&)>& usable) {
   BestChoice out;
   if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return out;
   double best_dist = 1e300;
@@ -501,20 +501,21 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     const double lo = std::log2(double(std::max<std::size_t>(e.value("n_min", std::size_t(1)), 1)));
     const double hi = std::log2(double(std::max<std::size_t>(e.value("n_max", std::size_t(1)), 1)));
     const double d = ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0;
-    if ((d < best_dist || (d == best_dist && rank < best_rank)) && (!usable || usable(e.value("variant", "")))) {
-      best_dist = d;
-      best_rank = rank;
-      out.found = true;
-      out.variant = e.value("variant", "");
-      out.score = e.value("score", 0.0);
-      out.library = e.value("library", false);
-      // Version 1 files have no "ours": their variant is always ours.
-      out.ours = e.contains("ours") ? (e["ours"].is_string() ? e["ours"].get<std::string>() : "") : out.variant;
-      out.params.clear();
-      if (e.contains("params") && e["params"].is_object())
-        for (const auto& [k, v] : e["params"].items())
-          out.params.push_back({k, "", v.is_string() ? v.get<std::string>() : v.dump()});
-    }
+    if (d > best_dist || (d == best_dist && rank >= best_rank)) continue;
+    BestChoice c;
+    c.found = true;
+    c.variant = e.value("variant", "");
+    c.score = e.value("score", 0.0);
+    c.library = e.value("library", false);
+    // Version 1 files have no "ours": their variant is always ours.
+    c.ours = e.contains("ours") ? (e["ours"].is_string() ? e["ours"].get<std::string>() : "") : c.variant;
+    if (e.contains("params") && e["params"].is_object())
+      for (const auto& [k, v] : e["params"].items())
+        c.params.push_back({k, "", v.is_string() ? v.get<std::string>() : v.dump()});
+    if (usable && !usable(c)) continue;
+    best_dist = d;
+    best_rank = rank;
+    out = std::move(c);
   }
   return out;
 }

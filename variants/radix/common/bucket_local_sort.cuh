@@ -37,6 +37,14 @@ struct BucketSortPolicy {
   template <class Bits>
   static constexpr int kPasses = radix_passes<Bits>(RadixBits) - TopDigits;
   using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
+  // The same block ranking half as many items a thread: a bucket that fits
+  // half the slab is sorted as half a slab, so that a slab sized for the
+  // largest buckets of one input size does not rank empty slots through every
+  // pass at a smaller size (2^16 buckets of 4608 slots hold about 1500 keys
+  // each at 10^8 keys: 25-45 % less time at 512 x 12). Not with unrolled
+  // passes: their code twice over slowed 64-bit keys at 256 x 9 by 9-13 %
+  // (docs/experiments/realistic-data.md, run 57).
+  using HalfSlab = BucketSortPolicy<TopDigits, RadixBits, (LocalItems + 1) / 2, LocalThreads, UnrolledPasses, MinBlocks>;
 
   // One copy of the slab: every thread holds its keys in registers from
   // before a pass's ranking to after it, so ranked keys go back in place.
@@ -203,6 +211,30 @@ __device__ __forceinline__ void bucket_sort_packed(typename P::template Smem<Bit
   });
 }
 
+// One block sorts `valid` keys (and values) at keys, on every digit below
+// P's top ones (equal in them), in smem_raw (P's Smem).
+// The bucket is sorted on the codes the passes rank (PassKeyCode): the MSD
+// passes split the keys by the top digits of their code, which for a
+// negative float is not that of KeyMap's ordered bits. Encoded as loaded,
+// decoded as stored.
+template <class P, bool HalfSlabs, class Bits, class V>
+__device__ __forceinline__ void sort_bucket(unsigned char* smem_raw, Bits* __restrict__ keys, V* __restrict__ values,
+                                            int valid, KeyMap<Bits> map) {
+  const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
+  auto sort_as = [&](auto policy) {
+    using Q = typename decltype(policy)::type;
+    static_assert(sizeof(typename Q::template Smem<Bits, V>) <= sizeof(typename P::template Smem<Bits, V>));
+    auto& s = *reinterpret_cast<typename Q::template Smem<Bits, V>*>(smem_raw);
+    if constexpr (BucketPacking<Q, Bits, V>::kPacked) bucket_sort_packed<Q>(s, keys, values, valid, code);
+    else bucket_sort_moved<Q>(s, keys, values, valid, code);
+  };
+  // The whole block takes one branch: no barrier is left unmatched.
+  using Half = typename P::HalfSlab;
+  if constexpr (HalfSlabs && !P::kUnrolledPasses && Half::kItemsPerThread < P::kItemsPerThread)
+    if (valid <= Half::kSlab) return sort_as(TypeTag<Half>{});
+  sort_as(TypeTag<P>{});
+}
+
 // Block d sorts bucket d, keys[ends[d - 1], ends[d]), on every digit below
 // its TopDigits most significant ones (equal in it), unless *buckets_fit is
 // 0 (a bucket did not fit, and the whole sort is done another way) or the
@@ -218,17 +250,25 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
   const unsigned long long size = ends[blockIdx.x] - begin;
   if (size <= 1 || size > unsigned(P::kSlab)) return;
-  const int valid = int(size);
-  keys += begin;
-  if constexpr (kHasValues<V>) values += begin;
-  auto& s = *reinterpret_cast<typename P::template Smem<Bits, V>*>(smem_raw);
-  // The bucket is sorted on the codes the passes rank (PassKeyCode): the
-  // MSD passes split the keys by the top digits of their code, which for a
-  // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
-  // decoded as stored.
-  const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
-  if constexpr (BucketPacking<P, Bits, V>::kPacked) bucket_sort_packed<P>(s, keys, values, valid, code);
-  else bucket_sort_moved<P>(s, keys, values, valid, code);
+  sort_bucket<P, true>(smem_raw, keys + begin, kHasValues<V> ? values + begin : values, int(size), map);
+}
+
+// The same block sort with twice the threads, for buckets of one to two
+// slabs (keys of a few values repeated thousands of times fill some buckets
+// past a slab): block i sorts the bucket at begins[i] of offsets[i + 1] -
+// offsets[i] keys (the places of the listed buckets in their gathered run).
+template <class P>
+using TwiceSlabPolicy = BucketSortPolicy<P::kTopDigits, P::kRadixBits, P::kItemsPerThread, 2 * P::kBlockThreads,
+                                         P::kUnrolledPasses, 1>;
+template <class P, class Bits, class V>
+__global__ void __launch_bounds__(P::kBlockThreads, 1)
+    listed_bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values,
+                              const unsigned long long* __restrict__ begins,
+                              const unsigned long long* __restrict__ offsets, KeyMap<Bits> map) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const unsigned long long begin = begins[blockIdx.x], size = offsets[blockIdx.x + 1] - offsets[blockIdx.x];
+  if (size <= 1 || size > unsigned(P::kSlab)) return;
+  sort_bucket<P, false>(smem_raw, keys + begin, kHasValues<V> ? values + begin : values, int(size), map);
 }
 
 }  // namespace sortbench::radix

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace sortbench::radix {
@@ -86,20 +87,36 @@ inline OverflowingBuckets overflowing_buckets(const unsigned long long* ends, un
   return o;
 }
 
+// The buckets of `all` that keep(i, size of bucket i) accepts, with their
+// place in the run they are gathered into.
+template <class Keep>
+OverflowingBuckets buckets_where(const OverflowingBuckets& all, Keep keep) {
+  OverflowingBuckets o;
+  for (std::size_t i = 0; i < all.begins.size(); ++i) {
+    const unsigned long long size = all.offsets[i + 1] - all.offsets[i];
+    if (!keep(i, size)) continue;
+    o.begins.push_back(all.begins[i]);
+    o.offsets.push_back(o.keys);
+    o.keys += size;
+  }
+  o.offsets.push_back(o.keys);
+  return o;
+}
+
 // Of the overflowing buckets, those whose bit is set in `mixed` (bit i of
 // word i / 32: bucket i of `all` holds more than one key), with their place
 // in the run they are gathered into. The others hold one key each, and the
 // top passes, stable, left them sorted.
 inline OverflowingBuckets mixed_buckets(const OverflowingBuckets& all, const unsigned* mixed) {
-  OverflowingBuckets o;
-  for (std::size_t i = 0; i < all.begins.size(); ++i) {
-    if (!(mixed[i / 32] >> (i % 32) & 1)) continue;
-    o.begins.push_back(all.begins[i]);
-    o.offsets.push_back(o.keys);
-    o.keys += all.offsets[i + 1] - all.offsets[i];
-  }
-  o.offsets.push_back(o.keys);
-  return o;
+  return buckets_where(all, [&](std::size_t i, unsigned long long) { return mixed[i / 32] >> (i % 32) & 1; });
+}
+
+// The buckets of `all` of at most `limit` keys (a block of twice the slab
+// sorts each), then the others (sorted whole, gathered into one run).
+inline std::pair<OverflowingBuckets, OverflowingBuckets> split_at_size(const OverflowingBuckets& all,
+                                                                      unsigned long long limit) {
+  return {buckets_where(all, [&](std::size_t, unsigned long long size) { return size <= limit; }),
+          buckets_where(all, [&](std::size_t, unsigned long long size) { return size > limit; })};
 }
 
 }  // namespace sortbench::radix

@@ -263,6 +263,7 @@ VariantInfo onesweep_packed_pairs_info() {
   v.description = "Onesweep-class LSD radix over each 32-bit key and its u32 value packed into one 64-bit word: "
                   "the first pass packs, the passes move words as keys-only tiles, the last unpacks";
   v.value_types = {ValueType::u32};
+  v.key_types.clear();  // VariantInfo starts with every word-sized key type
   for (KeyType k : kAllKeyTypes)
     if (packs_pairs(Problem{k, ValueType::u32, Order::ascending, 0})) v.key_types.push_back(k);
   v.unsupported = [](const Problem&) { return smem_reason(Sort::pass_smem()); };
