@@ -41,8 +41,8 @@ struct BucketSortPolicy {
   // half the slab is sorted as half a slab, so that a slab sized for the
   // largest buckets of one input size does not rank empty slots through every
   // pass at a smaller size (2^16 buckets of 4608 slots hold about 1500 keys
-  // each at 10^8 keys: 25-45 % less time at 512 x 12). Not with unrolled
-  // passes: their code twice over slowed 64-bit keys at 256 x 9 by 9-13 %
+  // each at 10^8 keys: 1.25x-1.46x as fast at 384 x 12). Not with unrolled
+  // passes: their code twice over ran 64-bit keys at 256 x 9 at 0.87x-0.91x
   // (docs/experiments/realistic-data.md, run 57).
   using HalfSlab = BucketSortPolicy<TopDigits, RadixBits, (LocalItems + 1) / 2, LocalThreads, UnrolledPasses, MinBlocks>;
 
