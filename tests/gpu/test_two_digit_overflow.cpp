@@ -47,14 +47,20 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
   // One hot bucket of 2 % of the keys, 30 of 1 % each (30 % in all: more
   // than two of any slab, 8704 keys, at 2^22), and 64 holding 70 % of the
   // keys. One hot bucket of one and a half slabs, which a block of twice the
-  // threads sorts where its shared memory fits the device.
+  // threads sorts where its shared memory fits the device, and one of three
+  // quarters of a slab, which the block kernel sorts as a whole slab (the
+  // other buckets, about 64 keys, as half a slab).
   const std::size_t at22 = (std::size_t(1) << 22) + 1;
-  char slab_and_half[64];
-  std::snprintf(slab_and_half, sizeof slab_and_half, "hot_buckets:%.6f:1", 1.5 * double(v->tile_keys) / double(at22));
+  auto hot_bucket_of = [&](double slabs) {
+    char d[64];
+    std::snprintf(d, sizeof d, "hot_buckets:%.6f:1", slabs * double(v->tile_keys) / double(at22));
+    return std::string(d);
+  };
   const Case cases[] = {{"uniform", (std::size_t(1) << 20) + 3, "every bucket fits"},
                         {"hot_buckets:0.02:1", (std::size_t(1) << 20) + 3, "Onesweep sorts them apart"},
                         {"hot_buckets:0.3:30", at22, "Onesweep sorts them apart"},
-                        {slab_and_half, at22, "blocks of twice the threads sort them|Onesweep sorts them apart"},
+                        {hot_bucket_of(1.5), at22, "blocks of twice the threads sort them|Onesweep sorts them apart"},
+                        {hot_bucket_of(0.75), at22, "every bucket fits"},
                         {"hot_buckets:0.7:64", (std::size_t(1) << 22) + 1, "so Onesweep sorts all keys"},
                         // Few distinct keys: buckets of one key, which the
                         // sample lets through (four keys, a quarter each) and
