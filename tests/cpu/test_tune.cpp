@@ -681,18 +681,26 @@ TEST(TunePlan, LenientChecksForADryRunWithoutAGpu) {
 // A variant capped below the space's largest size (the cluster sort) is a
 // candidate up to its cap: measured there, skipped above, unscored over the
 // whole group, and best.json names it for the sizes where it wins.
+// fake.radix.rb6.ipt12.tpb128 again as `label`, capped at 2^20 keys, in the
+// registry while it is in scope (the other tests count the fake variants).
+struct CappedFake {
+  std::string label;
+  CappedFake(std::string l, const Params& params = {}) : label(std::move(l)) {
+    register_fake_variants();
+    VariantInfo v = *Registry::instance().find("fake.radix.rb6.ipt12.tpb128");
+    v.label = label;
+    if (!params.empty()) v.params = params;
+    v.family_default = false;
+    v.max_n = std::size_t(1) << 20;
+    Registry::instance().add(v);
+  }
+  CappedFake(const CappedFake&) = delete;
+  CappedFake& operator=(const CappedFake&) = delete;
+  ~CappedFake() { Registry::instance().remove(label); }
+};
+
 TEST(TuneBest, ASizeCappedVariantWinsTheSizesBelowItsCap) {
-  register_fake_variants();
-  VariantInfo v = *Registry::instance().find("fake.radix.rb6.ipt12.tpb128");
-  v.label = "fake.small_n.tpb128";
-  v.params = {{"block_threads", "tpb", "128"}};
-  v.family_default = false;
-  v.max_n = std::size_t(1) << 20;
-  Registry::instance().add(v);
-  // Out again at the end: the other tests count the fake variants.
-  struct Remove {
-    ~Remove() { Registry::instance().remove("fake.small_n.tpb128"); }
-  } remove;
+  const CappedFake capped("fake.small_n.tpb128", {{"block_threads", "tpb", "128"}});
   Space s = parse_space(R"({"name": "capped", "variants": ["fake.radix.rb6.*", "fake.small_n.*"],
     "sweeps": [{"keys": ["u32"], "values": ["none"], "sizes": ["2^18", "2^20", "2^24"], "distributions": ["uniform"]}]})",
                         "capped.json");
@@ -731,15 +739,7 @@ TEST(TuneBest, ASizeCappedVariantWinsTheSizesBelowItsCap) {
 // 2^28 picks): the nearest pick that can sort n, as the dispatch takes, not
 // the family's default.
 TEST(TuneBest, BestFamilyPastAPicksCapTakesTheNearestPickThatFits) {
-  register_fake_variants();
-  VariantInfo v = *Registry::instance().find("fake.radix.rb6.ipt12.tpb128");
-  v.label = "fake.radix.capped";
-  v.family_default = false;
-  v.max_n = std::size_t(1) << 20;
-  Registry::instance().add(v);
-  struct Remove {
-    ~Remove() { Registry::instance().remove("fake.radix.capped"); }
-  } remove;
+  const CappedFake capped("fake.radix.capped");
   auto entry = [](std::size_t n, const char* label) {
     return json{{"key", "u32"}, {"value", "none"}, {"order", "ascending"}, {"n_min", n},
                 {"n_max", n},   {"variant", label}, {"ours", label}};

@@ -405,7 +405,7 @@ class TwoDigitMsdInstance final : public Instance {
       overflowing_ = all.begins.size();
       overflowing_keys_ = all.keys;
       const OverflowingBuckets mixed = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
-      std::tie(twice, over) = twice_slabs_ ? split_at_size(mixed, 2 * unsigned(P::kSlab))
+      std::tie(twice, over) = twice_slabs_ ? split_at_size(mixed, unsigned(P::TwiceSlab::kSlab))
                                            : std::make_pair(OverflowingBuckets{{}, {0}}, mixed);
       sort_fitting = all.fitting > 0;
       one_key_ = overflowing_ - mixed.begins.size();
