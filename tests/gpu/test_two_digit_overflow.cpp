@@ -4,7 +4,8 @@
 // buckets of one key. The overflowing buckets of more than one key are
 // sorted apart and the passes kept; where more than half the keys are in
 // them, Onesweep sorts them all; those of up to two slabs a block of twice
-// the threads sorts. Every key and value type the design takes, both orders, sizes off
+// the threads sorts, and those of up to eight slabs, where the slab is of
+// at most 128 threads, a block of eight times the threads. Every key and value type the design takes, both orders, sizes off
 // the tile boundaries: the result is valid, equals CUB's (exactly, for pairs:
 // the design is stable), and the instance says which path it took.
 #include <set>
@@ -47,9 +48,10 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
   // One hot bucket of 2 % of the keys, 30 of 1 % each (30 % in all: more
   // than two of any slab, 8704 keys, at 2^22), and 64 holding 70 % of the
   // keys. One hot bucket of one and a half slabs, which a block of twice the
-  // threads sorts where its shared memory fits the device, and one of three
-  // quarters of a slab, which the block kernel sorts as a whole slab (the
-  // other buckets, about 64 keys, as half a slab).
+  // threads sorts where its shared memory fits the device, one of five
+  // slabs, which a block of eight times the threads sorts where the slab is
+  // of at most 128 threads, and one of three quarters of a slab, which the block kernel
+  // sorts as a whole slab (the other buckets, about 64 keys, as half a slab).
   const std::size_t at22 = (std::size_t(1) << 22) + 1;
   auto hot_bucket_of = [&](double slabs) {
     char d[64];
@@ -60,6 +62,7 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
                         {"hot_buckets:0.02:1", (std::size_t(1) << 20) + 3, "Onesweep sorts them apart"},
                         {"hot_buckets:0.3:30", at22, "Onesweep sorts them apart"},
                         {hot_bucket_of(1.5), at22, "blocks of twice the threads sort them|Onesweep sorts them apart"},
+                        {hot_bucket_of(5), at22, "blocks of eight times the threads sort them|Onesweep sorts them apart"},
                         {hot_bucket_of(0.75), at22, "every bucket fits"},
                         {"hot_buckets:0.7:64", (std::size_t(1) << 22) + 1, "so Onesweep sorts all keys"},
                         // Few distinct keys: buckets of one key, which the

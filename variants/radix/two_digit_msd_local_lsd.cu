@@ -34,10 +34,13 @@
 //               among uniform ones, which a sample of 2^16 keys misses), and
 //               one read of their keys finds those of one key, which the
 //               stable passes left sorted. The block kernel sorts the buckets
-//               that fit, and a block of twice the threads each other bucket
+//               that fit, a block of twice the threads each other bucket
 //               of up to two slabs (keys of a few values repeated thousands
-//               of times overflow some buckets a little: sorted runs of
-//               spaced keys, runs:1000); the larger ones are gathered in
+//               of times overflow some buckets: sorted runs of spaced keys,
+//               runs:1000), and where a slab is of at most 128 threads a
+//               block of eight times the threads each one of up to eight
+//               slabs (few_unique:16384 at 2^26 fills 1500 buckets of
+//               2600 to 5000 keys); the larger ones are gathered in
 //               bucket order into one run, which Onesweep sorts whole (the
 //               top digits keep the buckets in order, and the sort is
 //               stable), and put back. The passes are kept. Only when more
@@ -84,9 +87,12 @@ struct TwoDigitMsdPolicy
   static constexpr int kBucketShift = kFirstTopPass<Bits> * RadixBits;
   template <class Bits>
   static constexpr unsigned kBuckets = 1u << (int(sizeof(Bits) * 8) - kBucketShift<Bits>);
-  // Buckets of one to two slabs: the same items a thread, twice the threads.
+  // Buckets of one to two slabs: the same items a thread, twice the threads;
+  // of two to eight, eight times the threads, where a block can have them.
   using TwiceSlab = TwiceSlabPolicy<TwoDigitMsdPolicy>;
   static_assert(TwiceSlab::kBlockThreads <= 1024, "a block of twice the threads");
+  using EightfoldSlab = EightfoldSlabPolicy<TwoDigitMsdPolicy>;
+  static constexpr bool kEightfoldTier = EightfoldSlab::kBlockThreads <= 1024;
 
   static Params params() {
     return {{"radix_bits", "rb", std::to_string(RadixBits)},
@@ -306,6 +312,7 @@ class TwoDigitMsdInstance final : public Instance {
     sample_off_ = layout_.add(sizeof(SampleCounts));
     places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
     twice_places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
+    eightfold_places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
     mixed_off_ = layout_.add(kMixedWords * sizeof(unsigned));
     with_value_type(p_.value, [this](auto tag) {
       using V = typename decltype(tag)::type;
@@ -313,7 +320,13 @@ class TwoDigitMsdInstance final : public Instance {
       // A twice-slab block of 64-bit pairs at 512 x 17 would need 280 KB.
       constexpr std::size_t twice_bytes = P::TwiceSlab::template smem_bytes<Bits, V>();
       twice_slabs_ = smem_reason(twice_bytes).empty();
-      if (twice_slabs_) allow_smem(listed_bucket_sort_kernel<typename P::TwiceSlab, Bits, V>, twice_bytes);
+      if (twice_slabs_) allow_smem(listed_bucket_sort_kernel<typename P::TwiceSlab, false, Bits, V>, twice_bytes);
+      if constexpr (P::kEightfoldTier) {
+        constexpr std::size_t eightfold_bytes = P::EightfoldSlab::template smem_bytes<Bits, V>();
+        eightfold_slabs_ = smem_reason(eightfold_bytes).empty();
+        if (eightfold_slabs_)
+          allow_smem(listed_bucket_sort_kernel<typename P::EightfoldSlab, true, Bits, V>, eightfold_bytes);
+      }
     });
     chained_ = common::chained_launch_supported();
     cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&answers_host_), sizeof(Answers), cudaHostAllocMapped),
@@ -347,8 +360,14 @@ class TwoDigitMsdInstance final : public Instance {
       k.push_back(kernel_launch("bucket sort", bucket_sort_kernel<P, Bits, V>, P::kBlockThreads,
                                 P::template smem_bytes<Bits, V>()));
       if (twice_slabs_)
-        k.push_back(kernel_launch("buckets of up to two slabs", listed_bucket_sort_kernel<typename P::TwiceSlab, Bits, V>,
+        k.push_back(kernel_launch("buckets of up to two slabs",
+                                  listed_bucket_sort_kernel<typename P::TwiceSlab, false, Bits, V>,
                                   P::TwiceSlab::kBlockThreads, P::TwiceSlab::template smem_bytes<Bits, V>()));
+      if constexpr (P::kEightfoldTier)
+        if (eightfold_slabs_)
+          k.push_back(kernel_launch("buckets of up to eight slabs",
+                                    listed_bucket_sort_kernel<typename P::EightfoldSlab, true, Bits, V>,
+                                    P::EightfoldSlab::kBlockThreads, P::EightfoldSlab::template smem_bytes<Bits, V>()));
       k.push_back(kernel_launch("overflowing buckets moved", move_overflowing_kernel<Bits, V>, kMoveThreads, 0));
     });
     return k;
@@ -390,12 +409,12 @@ class TwoDigitMsdInstance final : public Instance {
     check_launch("radix.two_digit_msd_local_lsd: publish the verdict");
     wait_for_mapped_flag(&answers->fits_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
     const bool every_bucket_fits = answers->fits != 0;
-    OverflowingBuckets twice, over;  // mixed buckets of up to two slabs, and larger
+    OverflowingBuckets twice, eightfold, over;  // mixed buckets of up to two slabs, of up to eight, larger
     bool sort_fitting = true;
     last_ = every_bucket_fits ? Path::every_bucket_fits : Path::some_buckets_overflow;
     if (!every_bucket_fits) {
       if (!ends_host_)
-        cuda_check(cudaMallocHost(&ends_host_, (5 * std::size_t(kBuckets) + 2) * sizeof(unsigned long long)),
+        cuda_check(cudaMallocHost(&ends_host_, (7 * std::size_t(kBuckets) + 3) * sizeof(unsigned long long)),
                    "radix.two_digit_msd_local_lsd: pinned bucket ends");
       cuda_check(cudaMemcpyAsync(ends_host_, ends, std::size_t(kBuckets) * sizeof(unsigned long long),
                                  cudaMemcpyDeviceToHost, s),
@@ -407,9 +426,11 @@ class TwoDigitMsdInstance final : public Instance {
       const OverflowingBuckets mixed = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
       std::tie(twice, over) = twice_slabs_ ? split_at_size(mixed, unsigned(P::TwiceSlab::kSlab))
                                            : std::make_pair(OverflowingBuckets{{}, {0}}, mixed);
+      if (eightfold_slabs_) std::tie(eightfold, over) = split_at_size(over, unsigned(P::EightfoldSlab::kSlab));
       sort_fitting = all.fitting > 0;
       one_key_ = overflowing_ - mixed.begins.size();
       twice_ = twice.begins.size();
+      eightfold_ = eightfold.begins.size();
       if (!mixed.keys) last_ = Path::overflowing_buckets_of_one_key;
       if (over.keys > p_.n / 2) {
         last_ = Path::most_keys_overflow;
@@ -426,14 +447,12 @@ class TwoDigitMsdInstance final : public Instance {
                                           static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
                                           static_cast<const unsigned long long*>(ends), map),
                    "radix.two_digit_msd_local_lsd: bucket sort");
-      if (twice.keys) {
-        using Q = typename P::TwiceSlab;
-        const auto [begins, offsets] = upload_places(twice, temp, s, twice_places_off_, 3 * kBuckets + 1);
-        listed_bucket_sort_kernel<Q, Bits, V><<<unsigned(twice.begins.size()), Q::kBlockThreads,
-                                               Q::template smem_bytes<Bits, V>(), s>>>(
-            keys, static_cast<V*>(b.values_out), begins, offsets, map);
-        check_launch("radix.two_digit_msd_local_lsd: buckets of up to two slabs");
-      }
+      if (twice.keys)
+        sort_listed<typename P::TwiceSlab, false, V>(twice, b, map, temp, s, twice_places_off_, 3 * kBuckets + 1);
+      if constexpr (P::kEightfoldTier)
+        if (eightfold.keys)
+          sort_listed<typename P::EightfoldSlab, true, V>(eightfold, b, map, temp, s, eightfold_places_off_,
+                                                          5 * kBuckets + 2);
       if (over.keys) sort_overflowing<V>(over, b, temp, s);
     });
   }
@@ -447,14 +466,18 @@ class TwoDigitMsdInstance final : public Instance {
       case Path::sample_says_skewed: return "the sample says a bucket overflows its " + slab + ": Onesweep sorts all keys";
       case Path::every_bucket_fits: return "every bucket fits its " + slab;
       case Path::some_buckets_overflow: {
-        const std::size_t mixed = overflowing_ - one_key_, apart = mixed - twice_;
+        const std::size_t mixed = overflowing_ - one_key_, apart = mixed - twice_ - eightfold_;
         std::string how;
-        if (twice_)
-          how = "blocks of twice the threads sort " + (twice_ == overflowing_ ? std::string("them") :
-                                                       std::to_string(twice_) + " of them");
+        auto part = [&](std::size_t count, const std::string& who) {
+          if (count)
+            how += (how.empty() ? "" : ", ") + who + " sort " +
+                   (count == overflowing_ ? std::string("them") : std::to_string(count) + " of them");
+        };
+        part(twice_, "blocks of twice the threads");
+        part(eightfold_, "blocks of eight times the threads");
         if (apart)
-          how += (twice_ ? ", " : "") + std::string("Onesweep sorts ") +
-                 (one_key_ || twice_ ? "the other " + std::to_string(apart) : std::string("them")) + " apart";
+          how += (how.empty() ? "" : ", ") + std::string("Onesweep sorts ") +
+                 (apart < overflowing_ ? "the other " + std::to_string(apart) : std::string("them")) + " apart";
         return std::to_string(overflowing_) + " of " + std::to_string(kBuckets) + " buckets overflow their " + slab +
                " (" + std::to_string(overflowing_keys_) + " keys)" + of_one_key() + ": " + how;
       }
@@ -479,16 +502,28 @@ class TwoDigitMsdInstance final : public Instance {
     most_keys_overflow
   };
   Path last_ = Path::trivial;
-  std::size_t overflowing_ = 0, one_key_ = 0, twice_ = 0;
+  std::size_t overflowing_ = 0, one_key_ = 0, twice_ = 0, eightfold_ = 0;
   unsigned long long overflowing_keys_ = 0;
   std::string of_one_key() const {
     return one_key_ ? ", " + std::to_string(one_key_) + " of them of one key (sorted as the top passes left them)" : "";
   }
 
+  // The listed buckets, each sorted by a block of Q (listed_bucket_sort_kernel),
+  // their places uploaded to device_off from ends_host_ + host_at.
+  template <class Q, bool HalfSlabs, class V>
+  void sort_listed(const OverflowingBuckets& listed, const Buffers& b, KeyMap<Bits> map, void* temp, cudaStream_t s,
+                   std::size_t device_off, std::size_t host_at) {
+    const auto [begins, offsets] = upload_places(listed, temp, s, device_off, host_at);
+    listed_bucket_sort_kernel<Q, HalfSlabs, Bits, V><<<unsigned(listed.begins.size()), Q::kBlockThreads,
+                                                       Q::template smem_bytes<Bits, V>(), s>>>(
+        static_cast<Bits*>(b.keys_out), static_cast<V*>(b.values_out), begins, offsets, map);
+    check_launch("radix.two_digit_msd_local_lsd: listed buckets");
+  }
+
   // The overflowing buckets' begins and offsets, copied to the device (one
   // copy, from the pinned memory after the bucket ends), at device_off past
   // base_ from ends_host_ + host_at: those gathered into one run at
-  // places_off_ and kBuckets; the buckets of up to two slabs, sorted
+  // places_off_ and kBuckets; the listed buckets (sort_listed), sorted
   // meanwhile, at places of their own.
   std::pair<const unsigned long long*, const unsigned long long*> upload_places(const OverflowingBuckets& over,
                                                                                 void* temp, cudaStream_t s,
@@ -597,8 +632,9 @@ class TwoDigitMsdInstance final : public Instance {
   // sample, and the overflowing buckets' places.
   TempLayout layout_;
   std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, places_off_ = 0,
-              twice_places_off_ = 0, mixed_off_ = 0;
-  bool twice_slabs_ = false;  // the twice-slab block's shared memory fits the device
+              twice_places_off_ = 0, eightfold_places_off_ = 0, mixed_off_ = 0;
+  // The listed blocks' shared memory fits the device (the eightfold's: only where P has that tier).
+  bool twice_slabs_ = false, eightfold_slabs_ = false;
   // Mapped for the device: the sample's counts and the buckets' verdict,
   // each with the flag publish_kernel raises after it.
   struct Answers {
@@ -612,7 +648,7 @@ class TwoDigitMsdInstance final : public Instance {
   Answers* answers_host_ = nullptr;
   Answers* answers_dev_ = nullptr;
   // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets,
-  // then those of the buckets of up to two slabs.
+  // then those of the buckets of up to two slabs, then those of up to eight.
   unsigned long long* ends_host_ = nullptr;
   std::map<std::size_t, std::unique_ptr<Instance>> overflow_sorts_;
   bool chained_ = false;
