@@ -86,7 +86,6 @@ TEST(BucketSkew, OverflowingBucketsAreListedInBucketOrderWithTheirPlaceInTheGath
   EXPECT_EQ(o.begins, (std::vector<unsigned long long>{3, 16}));
   EXPECT_EQ(o.offsets, (std::vector<unsigned long long>{0, 9, 21}));
   EXPECT_EQ(o.keys, 21u);
-  EXPECT_EQ(o.fitting, 2u);  // buckets 0 and 3; bucket 1 is empty
   const auto none = overflowing_buckets(ends, 5, 12);
   EXPECT_TRUE(none.begins.empty());
   EXPECT_EQ(none.offsets, (std::vector<unsigned long long>{0}));
@@ -204,24 +203,31 @@ TEST(BucketSkew, MixedBucketsKeepTheirPlaceInTheGatheredRun) {
   EXPECT_EQ(empty.keys, 0u);
 }
 
-// The overflowing buckets a block of twice the slab sorts (at most `limit`
-// keys) and the rest, each with its own gathered run.
-TEST(BucketSkew, OverflowingBucketsSplitAtTwiceTheSlab) {
-  using sortbench::radix::overflowing_buckets;
-  using sortbench::radix::split_at_size;
-  // Sizes 3, 0, 9, 4, 12, 6 with a slab of 4: buckets 2, 4 and 5 overflow.
-  const unsigned long long ends[] = {3, 3, 12, 16, 28, 34};
-  const auto all = overflowing_buckets(ends, 6, 4);
-  const auto [twice, rest] = split_at_size(all, 8);
-  EXPECT_EQ(twice.begins, (std::vector<unsigned long long>{28}));
-  EXPECT_EQ(twice.offsets, (std::vector<unsigned long long>{0, 6}));
-  EXPECT_EQ(twice.keys, 6u);
-  EXPECT_EQ(rest.begins, (std::vector<unsigned long long>{3, 16}));
-  EXPECT_EQ(rest.offsets, (std::vector<unsigned long long>{0, 9, 21}));
-  EXPECT_EQ(rest.keys, 21u);
-  const auto [every, none] = split_at_size(all, 12);
-  EXPECT_EQ(every.keys, all.keys);
-  EXPECT_EQ(every.offsets, all.offsets);
-  EXPECT_TRUE(none.begins.empty());
-  EXPECT_EQ(none.offsets, (std::vector<unsigned long long>{0}));
+// Which block sorts a bucket, by its size: the slab's, twice the threads',
+// eight times the threads', or none (gathered for Onesweep); a tier whose
+// block does not fit the device (limit 0) passes its buckets on.
+TEST(BucketSkew, EachBucketGoesToTheSmallestBlockThatHoldsIt) {
+  using sortbench::radix::BucketTier;
+  using sortbench::radix::bucket_tier;
+  using sortbench::radix::gathered_above;
+  using sortbench::radix::TierLimits;
+  const TierLimits all{384, 768, 3072};
+  EXPECT_EQ(bucket_tier(0, all), BucketTier::slab);
+  EXPECT_EQ(bucket_tier(384, all), BucketTier::slab);
+  EXPECT_EQ(bucket_tier(385, all), BucketTier::twice);
+  EXPECT_EQ(bucket_tier(768, all), BucketTier::twice);
+  EXPECT_EQ(bucket_tier(769, all), BucketTier::eightfold);
+  EXPECT_EQ(bucket_tier(3072, all), BucketTier::eightfold);
+  EXPECT_EQ(bucket_tier(3073, all), BucketTier::gathered);
+  EXPECT_EQ(gathered_above(all), 3072u);
+  // No eightfold block (a slab of more than 128 threads, or its shared memory).
+  const TierLimits twice_only{4608, 9216, 0};
+  EXPECT_EQ(bucket_tier(9216, twice_only), BucketTier::twice);
+  EXPECT_EQ(bucket_tier(9217, twice_only), BucketTier::gathered);
+  EXPECT_EQ(gathered_above(twice_only), 9216u);
+  // Neither (64-bit pairs at 512 x 17: 280 KB for twice the threads).
+  const TierLimits slab_only{8704, 0, 0};
+  EXPECT_EQ(bucket_tier(8704, slab_only), BucketTier::slab);
+  EXPECT_EQ(bucket_tier(8705, slab_only), BucketTier::gathered);
+  EXPECT_EQ(gathered_above(slab_only), 8704u);
 }

@@ -52,11 +52,17 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
   // slabs, which a block of eight times the threads sorts where the slab is
   // of at most 128 threads, and one of three quarters of a slab, which the block kernel
   // sorts as a whole slab (the other buckets, about 64 keys, as half a slab).
+  // The lists of the blocks of more threads are made on the device.
   const std::size_t at22 = (std::size_t(1) << 22) + 1;
   auto hot_bucket_of = [&](double slabs) {
     char d[64];
     std::snprintf(d, sizeof d, "hot_buckets:%.6f:1", slabs * double(v->tile_keys) / double(at22));
     return std::string(d);
+  };
+  // Values each repeated for about `slabs` slabs: buckets of one value past
+  // the slab, which the listed blocks leave as they are, and some of two.
+  auto values_of = [&](double slabs) {
+    return "few_unique:" + std::to_string(std::size_t(double(at22) / (slabs * double(v->tile_keys))));
   };
   const Case cases[] = {{"uniform", (std::size_t(1) << 20) + 3, "every bucket fits"},
                         {"hot_buckets:0.02:1", (std::size_t(1) << 20) + 3, "Onesweep sorts them apart"},
@@ -64,6 +70,7 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
                         {hot_bucket_of(1.5), at22, "blocks of twice the threads sort them|Onesweep sorts them apart"},
                         {hot_bucket_of(5), at22, "blocks of eight times the threads sort them|Onesweep sorts them apart"},
                         {hot_bucket_of(0.75), at22, "every bucket fits"},
+                        {values_of(1.5), at22, ""},
                         {"hot_buckets:0.7:64", (std::size_t(1) << 22) + 1, "so Onesweep sorts all keys"},
                         // Few distinct keys: buckets of one key, which the
                         // sample lets through (four keys, a quarter each) and

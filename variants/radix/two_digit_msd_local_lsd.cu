@@ -31,18 +31,24 @@
 //               every bucket (few distinct keys: each fills buckets of its
 //               own, however large);
 //   after them, the bucket ends find the buckets that do not fit (a hot key
-//               among uniform ones, which a sample of 2^16 keys misses), and
-//               one read of their keys finds those of one key, which the
-//               stable passes left sorted. The block kernel sorts the buckets
-//               that fit, a block of twice the threads each other bucket
-//               of up to two slabs (keys of a few values repeated thousands
-//               of times overflow some buckets: sorted runs of spaced keys,
-//               runs:1000), and where a slab is of at most 128 threads a
-//               block of eight times the threads each one of up to eight
-//               slabs (few_unique:16384 at 2^26 fills 1500 buckets of
-//               2600 to 5000 keys); the larger ones are gathered in
-//               bucket order into one run, which Onesweep sorts whole (the
-//               top digits keep the buckets in order, and the sort is
+//               among uniform ones, which a sample of 2^16 keys misses) and
+//               list them on the device by the block that sorts each. The
+//               block kernel sorts the buckets that fit, a block of twice
+//               the threads each other bucket of up to two slabs (keys of a
+//               few values repeated thousands of times overflow some
+//               buckets: sorted runs of spaced keys, runs:1000), and where
+//               a slab is of at most 128 threads a block of eight times the
+//               threads each one of up to eight slabs (few_unique:16384 at
+//               2^26 fills 1500 buckets of 2600 to 5000 keys); such a block
+//               leaves a bucket of one key as the stable passes left it.
+//               The host reads only the counts. Where it made the lists
+//               itself, u32 pairs on runs:2000 at 2^26 (33555 buckets past
+//               the slab) took 1.95-2.29 ms, against 1.46 ms now: Nsight
+//               Compute put the kernels at less than uniform keys' time.
+//               Larger buckets are listed by the host, and one read of
+//               their keys finds those of one key; the others are gathered
+//               in bucket order into one run, which Onesweep sorts whole
+//               (the top digits keep the buckets in order, and the sort is
 //               stable), and put back. The passes are kept. Only when more
 //               than half the keys are in those is the gather, sort and
 //               scatter dearer than Onesweep from keys_in, which the two
@@ -101,17 +107,31 @@ struct TwoDigitMsdPolicy
   }
 };
 
+// What the bucket ends found, published to the host in one piece.
+struct BucketVerdict {
+  unsigned fitting;      // buckets of 2 to slab keys (the block kernel's)
+  unsigned overflowing;  // buckets past the slab
+  unsigned listed[2];    // of those, the buckets of twice and of eight times the threads (the lists' lengths)
+  unsigned gathered;     // the others, past every listed block's slab
+  unsigned pad;
+  unsigned long long overflowing_keys;
+};
+
 // Thread b: the end of bucket b in keys, which the top digits' passes left
 // grouped by the top digits of their ranked bits (PassKeyCode::ranked_bits,
 // the digits as the passes ranked them), in ascending order: the first key
-// of a later bucket, by binary search. A bucket of more than `slab` keys
-// clears *buckets_fit. The searches of all buckets run at once: about 30
-// dependent loads each, one wave.
+// of a later bucket, by binary search. The searches of all buckets run at
+// once: about 30 dependent loads each, one wave. Each bucket past its slab
+// is counted in *verdict (zero before) and, where a listed block holds it
+// (bucket_skew.hpp, bucket_tier), appended to that block's list (lists,
+// then lists + buckets): the listed blocks run from these lists with no
+// list made on the host.
 constexpr int kEndsThreads = 256;
 template <class Bits>
 __global__ void __launch_bounds__(kEndsThreads)
-    bucket_ends_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, int shift, unsigned slab,
-                       unsigned long long* __restrict__ ends, unsigned* __restrict__ buckets_fit) {
+    bucket_ends_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, int shift, TierLimits limits,
+                       unsigned long long* __restrict__ ends, BucketVerdict* __restrict__ verdict,
+                       unsigned* __restrict__ lists) {
   auto end_of = [&](unsigned bucket) {
     unsigned lo = 0, hi = n;
     while (lo < hi) {
@@ -127,7 +147,26 @@ __global__ void __launch_bounds__(kEndsThreads)
   unsigned begin = __shfl_up_sync(~0u, end, 1);
   if (threadIdx.x % 32 == 0) begin = b ? end_of(b - 1) : 0;
   ends[b] = end;
-  if (end - begin > slab) *buckets_fit = 0;
+  const unsigned size = end - begin;
+  const BucketTier tier = bucket_tier(size, limits);
+  // One atomic a warp for each count; a listed bucket's place in its list
+  // follows its lane.
+  const unsigned lane = threadIdx.x % 32;
+  auto count = [&](bool mine, unsigned* total, unsigned* list) {
+    const unsigned ballot = __ballot_sync(~0u, mine);
+    if (!ballot) return;
+    unsigned first = 0;
+    if (lane == 0) first = atomicAdd(total, unsigned(__popc(ballot)));
+    first = __shfl_sync(~0u, first, 0);
+    if (mine && list) list[first + __popc(ballot & ((1u << lane) - 1))] = b;
+  };
+  count(size >= 2 && tier == BucketTier::slab, &verdict->fitting, nullptr);
+  count(tier != BucketTier::slab, &verdict->overflowing, nullptr);
+  count(tier == BucketTier::twice, &verdict->listed[0], lists);
+  count(tier == BucketTier::eightfold, &verdict->listed[1], lists + gridDim.x * kEndsThreads);
+  count(tier == BucketTier::gathered, &verdict->gathered, nullptr);
+  const unsigned keys_over = __reduce_add_sync(~0u, tier != BucketTier::slab ? size : 0u);  // at most n < 2^30
+  if (lane == 0 && keys_over) atomicAdd(&verdict->overflowing_keys, (unsigned long long)keys_over);
 }
 
 // The sample of the skew check: kTopDigitSampleKeys keys, one at a hashed
@@ -297,6 +336,7 @@ class TwoDigitMsdInstance final : public Instance {
   static_assert(kBuckets % kEndsThreads == 0, "the bucket ends kernel runs whole blocks");
   static_assert(kBuckets == kSampleBuckets && kBuckets == P::kBins * P::kBins, "the sample's table has a row a bucket");
   static constexpr unsigned kSampleWords = sample_words(P::kBins), kMixedWords = kBuckets / 32;
+  static constexpr unsigned kVerdictWords = sizeof(BucketVerdict) / sizeof(unsigned);
 
  public:
   explicit TwoDigitMsdInstance(const Problem& p)
@@ -310,22 +350,26 @@ class TwoDigitMsdInstance final : public Instance {
     ends_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
     fits_off_ = layout_.add(sizeof(unsigned));
     sample_off_ = layout_.add(sizeof(SampleCounts));
+    verdict_off_ = layout_.add(sizeof(BucketVerdict));
+    lists_off_ = layout_.add(2 * std::size_t(kBuckets) * sizeof(unsigned));
     places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
-    twice_places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
-    eightfold_places_off_ = layout_.add((2 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long));
     mixed_off_ = layout_.add(kMixedWords * sizeof(unsigned));
     with_value_type(p_.value, [this](auto tag) {
       using V = typename decltype(tag)::type;
       allow_smem(bucket_sort_kernel<P, Bits, V>, P::template smem_bytes<Bits, V>());
       // A twice-slab block of 64-bit pairs at 512 x 17 would need 280 KB.
       constexpr std::size_t twice_bytes = P::TwiceSlab::template smem_bytes<Bits, V>();
-      twice_slabs_ = smem_reason(twice_bytes).empty();
-      if (twice_slabs_) allow_smem(listed_bucket_sort_kernel<typename P::TwiceSlab, false, Bits, V>, twice_bytes);
+      limits_.slab = unsigned(P::kSlab);
+      if (smem_reason(twice_bytes).empty()) {
+        allow_smem(listed_bucket_sort_kernel<typename P::TwiceSlab, false, Bits, V>, twice_bytes);
+        limits_.twice = unsigned(P::TwiceSlab::kSlab);
+      }
       if constexpr (P::kEightfoldTier) {
         constexpr std::size_t eightfold_bytes = P::EightfoldSlab::template smem_bytes<Bits, V>();
-        eightfold_slabs_ = smem_reason(eightfold_bytes).empty();
-        if (eightfold_slabs_)
+        if (limits_.twice && smem_reason(eightfold_bytes).empty()) {
           allow_smem(listed_bucket_sort_kernel<typename P::EightfoldSlab, true, Bits, V>, eightfold_bytes);
+          limits_.eightfold = unsigned(P::EightfoldSlab::kSlab);
+        }
       }
     });
     chained_ = common::chained_launch_supported();
@@ -359,12 +403,12 @@ class TwoDigitMsdInstance final : public Instance {
       using V = typename decltype(tag)::type;
       k.push_back(kernel_launch("bucket sort", bucket_sort_kernel<P, Bits, V>, P::kBlockThreads,
                                 P::template smem_bytes<Bits, V>()));
-      if (twice_slabs_)
+      if (limits_.twice)
         k.push_back(kernel_launch("buckets of up to two slabs",
                                   listed_bucket_sort_kernel<typename P::TwiceSlab, false, Bits, V>,
                                   P::TwiceSlab::kBlockThreads, P::TwiceSlab::template smem_bytes<Bits, V>()));
       if constexpr (P::kEightfoldTier)
-        if (eightfold_slabs_)
+        if (limits_.eightfold)
           k.push_back(kernel_launch("buckets of up to eight slabs",
                                     listed_bucket_sort_kernel<typename P::EightfoldSlab, true, Bits, V>,
                                     P::EightfoldSlab::kBlockThreads, P::EightfoldSlab::template smem_bytes<Bits, V>()));
@@ -400,44 +444,46 @@ class TwoDigitMsdInstance final : public Instance {
     auto* ends = temp_at<unsigned long long>(temp, base_ + ends_off_);
     auto* fits = temp_at<unsigned>(temp, base_ + fits_off_);
     auto* keys = static_cast<Bits*>(b.keys_out);
-    cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: clear verdict");
+    auto* verdict = temp_at<BucketVerdict>(temp, base_ + verdict_off_);
+    auto* lists = temp_at<unsigned>(temp, base_ + lists_off_);
+    cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: the bucket kernel's go");
+    cuda_check(cudaMemsetAsync(verdict, 0, sizeof(BucketVerdict), s), "radix.two_digit_msd_local_lsd: clear verdict");
     bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
-        keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, unsigned(P::kSlab), ends, fits);
+        keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, limits_, ends, verdict, lists);
     check_launch("radix.two_digit_msd_local_lsd: bucket ends");
-    answers->fits_done = 0;
-    publish_kernel<<<1, kPublishThreads, 0, s>>>(fits, 1, &answers_dev_->fits, &answers_dev_->fits_done);
+    answers->verdict_done = 0;
+    publish_kernel<<<1, kPublishThreads, 0, s>>>(reinterpret_cast<const unsigned*>(verdict), kVerdictWords,
+                                                 reinterpret_cast<unsigned*>(&answers_dev_->verdict),
+                                                 &answers_dev_->verdict_done);
     check_launch("radix.two_digit_msd_local_lsd: publish the verdict");
-    wait_for_mapped_flag(&answers->fits_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
-    const bool every_bucket_fits = answers->fits != 0;
-    OverflowingBuckets twice, eightfold, over;  // mixed buckets of up to two slabs, of up to eight, larger
-    bool sort_fitting = true;
-    last_ = every_bucket_fits ? Path::every_bucket_fits : Path::some_buckets_overflow;
-    if (!every_bucket_fits) {
+    wait_for_mapped_flag(&answers->verdict_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
+    const volatile BucketVerdict& v = answers->verdict;
+    overflowing_ = v.overflowing;
+    overflowing_keys_ = v.overflowing_keys;
+    twice_ = v.listed[0];
+    eightfold_ = v.listed[1];
+    gathered_ = v.gathered;
+    one_key_ = 0;
+    const bool sort_fitting = v.fitting > 0;
+    last_ = overflowing_ ? Path::some_buckets_overflow : Path::every_bucket_fits;
+    OverflowingBuckets over{{}, {0}};  // gathered buckets of more than one key
+    if (gathered_) {
+      // Only these need a list made on the host: read every end.
       if (!ends_host_)
-        cuda_check(cudaMallocHost(&ends_host_, (7 * std::size_t(kBuckets) + 3) * sizeof(unsigned long long)),
+        cuda_check(cudaMallocHost(&ends_host_, (3 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long)),
                    "radix.two_digit_msd_local_lsd: pinned bucket ends");
       cuda_check(cudaMemcpyAsync(ends_host_, ends, std::size_t(kBuckets) * sizeof(unsigned long long),
                                  cudaMemcpyDeviceToHost, s),
                  "radix.two_digit_msd_local_lsd: read bucket ends");
       cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: bucket ends");
-      const OverflowingBuckets all = overflowing_buckets(ends_host_, kBuckets, unsigned(P::kSlab));
-      overflowing_ = all.begins.size();
-      overflowing_keys_ = all.keys;
-      const OverflowingBuckets mixed = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
-      std::tie(twice, over) = twice_slabs_ ? split_at_size(mixed, unsigned(P::TwiceSlab::kSlab))
-                                           : std::make_pair(OverflowingBuckets{{}, {0}}, mixed);
-      if (eightfold_slabs_) std::tie(eightfold, over) = split_at_size(over, unsigned(P::EightfoldSlab::kSlab));
-      sort_fitting = all.fitting > 0;
-      one_key_ = overflowing_ - mixed.begins.size();
-      twice_ = twice.begins.size();
-      eightfold_ = eightfold.begins.size();
-      if (!mixed.keys) last_ = Path::overflowing_buckets_of_one_key;
+      const OverflowingBuckets all = overflowing_buckets(ends_host_, kBuckets, unsigned(gathered_above(limits_)));
+      over = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
+      one_key_ = all.begins.size() - over.begins.size();
+      if (!over.keys && !twice_ && !eightfold_) last_ = Path::overflowing_buckets_of_one_key;
       if (over.keys > p_.n / 2) {
         last_ = Path::most_keys_overflow;
         return whole_->run(b, temp, bytes, s);
       }
-      // The block kernel sorts the buckets that fit.
-      cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: buckets that fit");
     }
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
@@ -447,12 +493,9 @@ class TwoDigitMsdInstance final : public Instance {
                                           static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
                                           static_cast<const unsigned long long*>(ends), map),
                    "radix.two_digit_msd_local_lsd: bucket sort");
-      if (twice.keys)
-        sort_listed<typename P::TwiceSlab, false, V>(twice, b, map, temp, s, twice_places_off_, 3 * kBuckets + 1);
+      if (twice_) sort_listed<typename P::TwiceSlab, false, V>(twice_, lists, b, ends, map, s);
       if constexpr (P::kEightfoldTier)
-        if (eightfold.keys)
-          sort_listed<typename P::EightfoldSlab, true, V>(eightfold, b, map, temp, s, eightfold_places_off_,
-                                                          5 * kBuckets + 2);
+        if (eightfold_) sort_listed<typename P::EightfoldSlab, true, V>(eightfold_, lists + kBuckets, b, ends, map, s);
       if (over.keys) sort_overflowing<V>(over, b, temp, s);
     });
   }
@@ -466,7 +509,7 @@ class TwoDigitMsdInstance final : public Instance {
       case Path::sample_says_skewed: return "the sample says a bucket overflows its " + slab + ": Onesweep sorts all keys";
       case Path::every_bucket_fits: return "every bucket fits its " + slab;
       case Path::some_buckets_overflow: {
-        const std::size_t mixed = overflowing_ - one_key_, apart = mixed - twice_ - eightfold_;
+        const std::size_t apart = gathered_ - one_key_;
         std::string how;
         auto part = [&](std::size_t count, const std::string& who) {
           if (count)
@@ -487,7 +530,8 @@ class TwoDigitMsdInstance final : public Instance {
       case Path::most_keys_overflow:
         return std::to_string(overflowing_) + " buckets overflow their " + slab + " with " +
                std::to_string(overflowing_keys_) + " of " + std::to_string(p_.n) + " keys" + of_one_key() +
-               ": more than half the keys in buckets of more than one key, so Onesweep sorts all keys";
+               ": more than half the keys in buckets of more than one key past every listed block's slab, so "
+               "Onesweep sorts all keys";
     }
     return {};
   }
@@ -502,29 +546,30 @@ class TwoDigitMsdInstance final : public Instance {
     most_keys_overflow
   };
   Path last_ = Path::trivial;
-  std::size_t overflowing_ = 0, one_key_ = 0, twice_ = 0, eightfold_ = 0;
+  // Buckets past the slab; of them, those a block of twice and of eight
+  // times the threads sorted (those of one key among them left as they
+  // are), those gathered, and of these, those of one key.
+  std::size_t overflowing_ = 0, twice_ = 0, eightfold_ = 0, gathered_ = 0, one_key_ = 0;
   unsigned long long overflowing_keys_ = 0;
   std::string of_one_key() const {
     return one_key_ ? ", " + std::to_string(one_key_) + " of them of one key (sorted as the top passes left them)" : "";
   }
 
-  // The listed buckets, each sorted by a block of Q (listed_bucket_sort_kernel),
-  // their places uploaded to device_off from ends_host_ + host_at.
+  // The `count` buckets listed at `list` (bucket_ends_kernel), a block of Q
+  // each (listed_bucket_sort_kernel).
   template <class Q, bool HalfSlabs, class V>
-  void sort_listed(const OverflowingBuckets& listed, const Buffers& b, KeyMap<Bits> map, void* temp, cudaStream_t s,
-                   std::size_t device_off, std::size_t host_at) {
-    const auto [begins, offsets] = upload_places(listed, temp, s, device_off, host_at);
-    listed_bucket_sort_kernel<Q, HalfSlabs, Bits, V><<<unsigned(listed.begins.size()), Q::kBlockThreads,
+  void sort_listed(std::size_t count, const unsigned* list, const Buffers& b, const unsigned long long* ends,
+                   KeyMap<Bits> map, cudaStream_t s) {
+    listed_bucket_sort_kernel<Q, HalfSlabs, Bits, V><<<unsigned(count), Q::kBlockThreads,
                                                        Q::template smem_bytes<Bits, V>(), s>>>(
-        static_cast<Bits*>(b.keys_out), static_cast<V*>(b.values_out), begins, offsets, map);
+        static_cast<Bits*>(b.keys_out), static_cast<V*>(b.values_out), ends, list, map);
     check_launch("radix.two_digit_msd_local_lsd: listed buckets");
   }
 
   // The overflowing buckets' begins and offsets, copied to the device (one
   // copy, from the pinned memory after the bucket ends), at device_off past
   // base_ from ends_host_ + host_at: those gathered into one run at
-  // places_off_ and kBuckets; the listed buckets (sort_listed), sorted
-  // meanwhile, at places of their own.
+  // places_off_ and kBuckets.
   std::pair<const unsigned long long*, const unsigned long long*> upload_places(const OverflowingBuckets& over,
                                                                                 void* temp, cudaStream_t s,
                                                                                 std::size_t device_off,
@@ -631,24 +676,25 @@ class TwoDigitMsdInstance final : public Instance {
   // After the top passes' memory (base_): the bucket ends, the verdict, the
   // sample, and the overflowing buckets' places.
   TempLayout layout_;
-  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, places_off_ = 0,
-              twice_places_off_ = 0, eightfold_places_off_ = 0, mixed_off_ = 0;
-  // The listed blocks' shared memory fits the device (the eightfold's: only where P has that tier).
-  bool twice_slabs_ = false, eightfold_slabs_ = false;
+  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, verdict_off_ = 0,
+              lists_off_ = 0, places_off_ = 0, mixed_off_ = 0;
+  // The largest bucket each block sorts; a listed block whose shared memory
+  // does not fit the device has none (0).
+  TierLimits limits_;
   // Mapped for the device: the sample's counts and the buckets' verdict,
   // each with the flag publish_kernel raises after it.
   struct Answers {
     SampleCounts sample;
-    unsigned fits;
+    BucketVerdict verdict;
     unsigned mixed[kMixedWords];
-    std::uint32_t sample_done, fits_done, mixed_done;
+    std::uint32_t sample_done, verdict_done, mixed_done;
   };
   unsigned mixed_host_[kMixedWords];
   BucketSampleTable* table_ = nullptr;
   Answers* answers_host_ = nullptr;
   Answers* answers_dev_ = nullptr;
-  // Pinned, made at the first overflow: the bucket ends, then the overflowing buckets' begins and offsets,
-  // then those of the buckets of up to two slabs, then those of up to eight.
+  // Pinned, made at the first bucket past every listed block's slab: the bucket ends, then such buckets'
+  // begins and offsets.
   unsigned long long* ends_host_ = nullptr;
   std::map<std::size_t, std::unique_ptr<Instance>> overflow_sorts_;
   bool chained_ = false;

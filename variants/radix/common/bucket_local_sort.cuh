@@ -255,14 +255,14 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
 
 // The same block sort with more threads a block, for buckets larger than a
 // slab (keys of a few values repeated thousands of times overflow some
-// buckets: sorted runs of spaced keys, runs:1000): block i sorts the bucket
-// at begins[i] of offsets[i + 1] - offsets[i] keys (the places of the listed
-// buckets in their gathered run). Twice the threads take buckets of one to
-// two slabs; eight times the threads those of two to eight, as half their
+// buckets: sorted runs of spaced keys, runs:1000): block i sorts bucket
+// list[i], keys[ends[b - 1], ends[b]). Twice the threads take buckets of one
+// to two slabs; eight times the threads those of two to eight, as half their
 // slab where they fit it (HalfSlabs), so that every bucket fills at least
 // half the slots its block ranks: a block of 1024 threads of 6 keys took
 // 840-key buckets (few_unique:40000, u64 keys at 2^24) at 0.82x the time of
-// gathering them for Onesweep.
+// gathering them for Onesweep. A bucket of one key is left as it is: stable
+// passes on the top digits left it in input order.
 template <class P, int Threads>
 using ListedSlabPolicy =
     BucketSortPolicy<P::kTopDigits, P::kRadixBits, P::kItemsPerThread, Threads, P::kUnrolledPasses, 1>;
@@ -273,11 +273,16 @@ using EightfoldSlabPolicy = ListedSlabPolicy<P, 8 * P::kBlockThreads>;
 template <class P, bool HalfSlabs, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, 1)
     listed_bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values,
-                              const unsigned long long* __restrict__ begins,
-                              const unsigned long long* __restrict__ offsets, KeyMap<Bits> map) {
+                              const unsigned long long* __restrict__ ends, const unsigned* __restrict__ list,
+                              KeyMap<Bits> map) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  const unsigned long long begin = begins[blockIdx.x], size = offsets[blockIdx.x + 1] - offsets[blockIdx.x];
+  const unsigned b = list[blockIdx.x];
+  const unsigned long long begin = b ? ends[b - 1] : 0, size = ends[b] - begin;
   if (size <= 1 || size > unsigned(P::kSlab)) return;
+  const Bits first = keys[begin];
+  int differs = 0;
+  for (unsigned i = threadIdx.x; i < unsigned(size); i += P::kBlockThreads) differs |= keys[begin + i] != first;
+  if (!__syncthreads_or(differs)) return;
   sort_bucket<P, HalfSlabs>(smem_raw, keys + begin, kHasValues<V> ? values + begin : values, int(size), map);
 }
 

@@ -9,6 +9,12 @@
 #include <utility>
 #include <vector>
 
+#ifdef __CUDACC__
+#define SORTBENCH_BUCKET_HD __host__ __device__
+#else
+#define SORTBENCH_BUCKET_HD
+#endif
+
 namespace sortbench::radix {
 
 // Keys sampled, one at a hashed place in each of as many equal strides of
@@ -69,15 +75,11 @@ struct OverflowingBuckets {
   std::vector<unsigned long long> begins;   // where each one starts among the grouped keys
   std::vector<unsigned long long> offsets;  // where it starts in the gathered run; then the run's size
   unsigned long long keys = 0;
-  // Buckets of 2 to slab keys, which the block kernel sorts: with none, it
-  // need not be launched (few distinct keys fill only overflowing buckets).
-  unsigned fitting = 0;
 };
 inline OverflowingBuckets overflowing_buckets(const unsigned long long* ends, unsigned buckets, unsigned slab) {
   OverflowingBuckets o;
   for (unsigned b = 0; b < buckets; ++b) {
     const unsigned long long begin = b ? ends[b - 1] : 0, size = ends[b] - begin;
-    o.fitting += size >= 2 && size <= slab;
     if (size <= slab) continue;
     o.begins.push_back(begin);
     o.offsets.push_back(o.keys);
@@ -111,12 +113,25 @@ inline OverflowingBuckets mixed_buckets(const OverflowingBuckets& all, const uns
   return buckets_where(all, [&](std::size_t i, unsigned long long) { return mixed[i / 32] >> (i % 32) & 1; });
 }
 
-// The buckets of `all` of at most `limit` keys (a block of twice the slab
-// sorts each), then the others (sorted whole, gathered into one run).
-inline std::pair<OverflowingBuckets, OverflowingBuckets> split_at_size(const OverflowingBuckets& all,
-                                                                      unsigned long long limit) {
-  return {buckets_where(all, [&](std::size_t, unsigned long long size) { return size <= limit; }),
-          buckets_where(all, [&](std::size_t, unsigned long long size) { return size > limit; })};
+// The block that sorts a bucket after the top passes, by its size: the
+// slab's (at most `slab` keys), a block of twice the threads (at most
+// `twice`), of eight times (at most `eightfold`), or none: gathered with the
+// other such buckets for Onesweep. A limit of 0 is a block whose shared
+// memory does not fit the device. Device code classifies every bucket with
+// it (bucket_ends_kernel), and the host tests check it.
+enum class BucketTier : unsigned { slab, twice, eightfold, gathered };
+struct TierLimits {
+  unsigned slab = 0, twice = 0, eightfold = 0;
+};
+SORTBENCH_BUCKET_HD inline BucketTier bucket_tier(unsigned long long size, TierLimits l) {
+  if (size <= l.slab) return BucketTier::slab;
+  if (size <= l.twice) return BucketTier::twice;
+  if (size <= l.eightfold) return BucketTier::eightfold;
+  return BucketTier::gathered;
+}
+// The least size gathered for Onesweep.
+SORTBENCH_BUCKET_HD inline unsigned long long gathered_above(TierLimits l) {
+  return l.eightfold ? l.eightfold : l.twice ? l.twice : l.slab;
 }
 
 }  // namespace sortbench::radix
