@@ -5,9 +5,10 @@
 // sorted apart and the passes kept; where more than half the keys are in
 // them, Onesweep sorts them all; those of up to two slabs a block of twice
 // the threads sorts, and those of up to eight slabs, where the slab is of
-// at most 128 threads, a block of eight times the threads. Every key and value type the design takes, both orders, sizes off
-// the tile boundaries: the result is valid, equals CUB's (exactly, for pairs:
-// the design is stable), and the instance says which path it took.
+// at most 128 threads, a block of eight times the threads. Every key and
+// value type the design takes, both orders, sizes off the tile boundaries:
+// the result is valid, equals CUB's (exactly, for pairs: the design is
+// stable), and the instance says which path it took.
 #include <set>
 
 #include "gpu_test_util.hpp"
@@ -50,9 +51,10 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
   // keys. One hot bucket of one and a half slabs, which a block of twice the
   // threads sorts where its shared memory fits the device, one of five
   // slabs, which a block of eight times the threads sorts where the slab is
-  // of at most 128 threads, and one of three quarters of a slab, which the block kernel
-  // sorts as a whole slab (the other buckets, about 64 keys, as half a slab).
-  // The lists of the blocks of more threads are made on the device.
+  // of at most 128 threads, and one of three quarters of a slab, which the
+  // block kernel sorts as a whole slab (the other buckets, about 64 keys, as
+  // half a slab). The lists of the blocks of more threads are made on the
+  // device.
   const std::size_t at22 = (std::size_t(1) << 22) + 1;
   auto hot_bucket_of = [&](double slabs) {
     char d[64];

@@ -8,7 +8,8 @@
 //               common/onesweep_packed_pairs.cuh). Stable, so the keys come
 //               out grouped by their top two digits, 2^16 buckets at 8 bits;
 //   bucket ends: one thread per bucket finds where it ends by binary search
-//               in the grouped keys, and checks that it fits a slab;
+//               in the grouped keys, and counts it as fitting a slab or
+//               lists it by the block that sorts it;
 //   buckets:    one block per bucket sorts it on the other digits in shared
 //               memory (common/bucket_local_sort.cuh).
 // An 8-bit LSD sort of 64-bit keys reads and writes every key in each of its
@@ -55,7 +56,6 @@
 //               passes left as it was, and that runs instead.
 #include <algorithm>
 #include <map>
-#include <tuple>
 
 #include "common/bucket_local_sort.cuh"
 #include "common/bucket_skew.hpp"
