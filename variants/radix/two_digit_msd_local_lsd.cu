@@ -40,7 +40,7 @@
 //               buckets: sorted runs of spaced keys, runs:1000), and where
 //               a slab is of at most 128 threads a block of eight times the
 //               threads each one of up to eight slabs (few_unique:16384 at
-//               2^26 fills 1500 buckets of 2600 to 5000 keys); such a block
+//               2^26 puts two values, 8192 keys, in about 1600 buckets); such a block
 //               leaves a bucket of one key as the stable passes left it.
 //               The host reads only the counts. Where it made the lists
 //               itself, u32 pairs on runs:2000 at 2^26 (33555 buckets past
@@ -567,18 +567,14 @@ class TwoDigitMsdInstance final : public Instance {
   }
 
   // The overflowing buckets' begins and offsets, copied to the device (one
-  // copy, from the pinned memory after the bucket ends), at device_off past
-  // base_ from ends_host_ + host_at: those gathered into one run at
-  // places_off_ and kBuckets.
+  // copy, from the pinned memory after the bucket ends).
   std::pair<const unsigned long long*, const unsigned long long*> upload_places(const OverflowingBuckets& over,
-                                                                                void* temp, cudaStream_t s,
-                                                                                std::size_t device_off,
-                                                                                std::size_t host_at) {
+                                                                                void* temp, cudaStream_t s) {
     const std::size_t count = over.begins.size();
-    unsigned long long* places_host = ends_host_ + host_at;
+    unsigned long long* places_host = ends_host_ + kBuckets;
     std::copy(over.offsets.begin(), over.offsets.end(),
               std::copy(over.begins.begin(), over.begins.end(), places_host));
-    auto* begins = temp_at<unsigned long long>(temp, base_ + device_off);
+    auto* begins = temp_at<unsigned long long>(temp, base_ + places_off_);
     cuda_check(cudaMemcpyAsync(begins, places_host, (2 * count + 1) * sizeof(unsigned long long),
                                cudaMemcpyHostToDevice, s),
                "radix.two_digit_msd_local_lsd: overflowing buckets");
@@ -591,7 +587,7 @@ class TwoDigitMsdInstance final : public Instance {
   const unsigned* find_mixed_buckets(const OverflowingBuckets& all, const Bits* grouped_keys, void* temp,
                                      cudaStream_t s) {
     const unsigned count = unsigned(all.begins.size()), words = (count + 31) / 32;
-    const auto [begins, offsets] = upload_places(all, temp, s, places_off_, kBuckets);
+    const auto [begins, offsets] = upload_places(all, temp, s);
     auto* mixed = temp_at<unsigned>(temp, base_ + mixed_off_);
     cuda_check(cudaMemsetAsync(mixed, 0, words * sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: clear mixed");
     const unsigned blocks = unsigned((all.keys + kMixedTile - 1) / kMixedTile);
@@ -639,7 +635,7 @@ class TwoDigitMsdInstance final : public Instance {
   template <class V>
   void sort_overflowing(const OverflowingBuckets& over, const Buffers& b, void* temp, cudaStream_t s) {
     const unsigned count = unsigned(over.begins.size());
-    const auto [begins, offsets] = upload_places(over, temp, s, places_off_, kBuckets);
+    const auto [begins, offsets] = upload_places(over, temp, s);
     const OverflowLayout o = overflow_layout(over.keys);
     auto* run_k = static_cast<Bits*>(b.keys_in);
     auto* run_v = static_cast<V*>(b.values_in);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #ifdef __CUDACC__
@@ -89,28 +88,20 @@ inline OverflowingBuckets overflowing_buckets(const unsigned long long* ends, un
   return o;
 }
 
-// The buckets of `all` that keep(i, size of bucket i) accepts, with their
-// place in the run they are gathered into.
-template <class Keep>
-OverflowingBuckets buckets_where(const OverflowingBuckets& all, Keep keep) {
-  OverflowingBuckets o;
-  for (std::size_t i = 0; i < all.begins.size(); ++i) {
-    const unsigned long long size = all.offsets[i + 1] - all.offsets[i];
-    if (!keep(i, size)) continue;
-    o.begins.push_back(all.begins[i]);
-    o.offsets.push_back(o.keys);
-    o.keys += size;
-  }
-  o.offsets.push_back(o.keys);
-  return o;
-}
-
 // Of the overflowing buckets, those whose bit is set in `mixed` (bit i of
 // word i / 32: bucket i of `all` holds more than one key), with their place
 // in the run they are gathered into. The others hold one key each, and the
 // top passes, stable, left them sorted.
 inline OverflowingBuckets mixed_buckets(const OverflowingBuckets& all, const unsigned* mixed) {
-  return buckets_where(all, [&](std::size_t i, unsigned long long) { return mixed[i / 32] >> (i % 32) & 1; });
+  OverflowingBuckets o;
+  for (std::size_t i = 0; i < all.begins.size(); ++i) {
+    if (!(mixed[i / 32] >> (i % 32) & 1)) continue;
+    o.begins.push_back(all.begins[i]);
+    o.offsets.push_back(o.keys);
+    o.keys += all.offsets[i + 1] - all.offsets[i];
+  }
+  o.offsets.push_back(o.keys);
+  return o;
 }
 
 // The block that sorts a bucket after the top passes, by its size: the
@@ -129,7 +120,7 @@ SORTBENCH_BUCKET_HD inline BucketTier bucket_tier(unsigned long long size, TierL
   if (size <= l.eightfold) return BucketTier::eightfold;
   return BucketTier::gathered;
 }
-// The least size gathered for Onesweep.
+// The largest bucket a block sorts: larger ones are gathered for Onesweep.
 SORTBENCH_BUCKET_HD inline unsigned long long gathered_above(TierLimits l) {
   return l.eightfold ? l.eightfold : l.twice ? l.twice : l.slab;
 }
