@@ -51,10 +51,10 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
   // keys. One hot bucket of one and a half slabs, which a block of twice the
   // threads sorts where its shared memory fits the device, one of five
   // slabs, which a block of eight times the threads sorts where the slab is
-  // of at most 128 threads, and one of three quarters of a slab, which the
-  // block kernel sorts as a whole slab (the other buckets, about 64 keys, as
-  // half a slab). The lists of the blocks of more threads are made on the
-  // device.
+  // of at most 128 threads, and one of 0.45, 0.6 or three quarters of a
+  // slab, which the block kernel sorts as half, two thirds or the whole of
+  // its slab (the other buckets, about 64 keys, as a third). The lists of the
+  // blocks of more threads are made on the device.
   const std::size_t at22 = (std::size_t(1) << 22) + 1;
   auto hot_bucket_of = [&](double slabs) {
     char d[64];
@@ -71,6 +71,8 @@ TEST_P(TwoDigitOverflow, OverflowingBucketsAreSortedApartAndThePassesKept) {
                         {"hot_buckets:0.3:30", at22, "Onesweep sorts them apart"},
                         {hot_bucket_of(1.5), at22, "blocks of twice the threads sort them|Onesweep sorts them apart"},
                         {hot_bucket_of(5), at22, "blocks of eight times the threads sort them|Onesweep sorts them apart"},
+                        {hot_bucket_of(0.45), at22, "every bucket fits"},
+                        {hot_bucket_of(0.6), at22, "every bucket fits"},
                         {hot_bucket_of(0.75), at22, "every bucket fits"},
                         {values_of(1.5), at22, ""},
                         {"hot_buckets:0.7:64", (std::size_t(1) << 22) + 1, "so Onesweep sorts all keys"},

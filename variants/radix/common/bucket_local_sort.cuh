@@ -37,14 +37,17 @@ struct BucketSortPolicy {
   template <class Bits>
   static constexpr int kPasses = radix_passes<Bits>(RadixBits) - TopDigits;
   using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
-  // The same block ranking half as many items a thread: a bucket that fits
-  // half the slab is sorted as half a slab, so that a slab sized for the
-  // largest buckets of one input size does not rank empty slots through every
-  // pass at a smaller size (2^16 buckets of 4608 slots hold about 1500 keys
-  // each at 10^8 keys: 1.25x-1.46x as fast at 384 x 12). Not with unrolled
-  // passes: their code twice over ran 64-bit keys at 256 x 9 at 0.87x-0.91x
-  // (docs/experiments/realistic-data.md, run 57).
-  using HalfSlab = BucketSortPolicy<TopDigits, RadixBits, (LocalItems + 1) / 2, LocalThreads, UnrolledPasses, MinBlocks>;
+  // The same block ranking Num/Den as many items a thread (rounded up): a
+  // bucket that fits such a part of the slab is sorted as that part
+  // (SlabParts), so that a slab sized for the largest buckets of one input
+  // size does not rank empty slots through every pass at a smaller size
+  // (2^16 buckets of 4608 slots hold about 1500 keys each at 10^8 keys: as
+  // half a slab, 1.25x-1.46x as fast as the whole at 384 x 12). Not with
+  // unrolled passes: their code twice over ran 64-bit keys at 256 x 9 at
+  // 0.87x-0.91x (docs/experiments/realistic-data.md, run 57).
+  template <int Num, int Den>
+  using Part = BucketSortPolicy<TopDigits, RadixBits, (LocalItems * Num + Den - 1) / Den, LocalThreads, UnrolledPasses,
+                                MinBlocks>;
 
   // One copy of the slab: every thread holds its keys in registers from
   // before a pass's ranking to after it, so ranked keys go back in place.
@@ -211,13 +214,18 @@ __device__ __forceinline__ void bucket_sort_packed(typename P::template Smem<Bit
   });
 }
 
+// The parts of its slab a block may sort a bucket as (BucketSortPolicy::Part):
+// the whole slab only; half of it; or a third, a half or two thirds of it.
+enum class SlabParts { whole, half, thirds };
+
 // One block sorts `valid` keys (and values) at keys, on every digit below
-// P's top ones (equal in them), in smem_raw (P's Smem).
+// P's top ones (equal in them), in smem_raw (P's Smem), as the least of
+// Parts that holds them.
 // The bucket is sorted on the codes the passes rank (PassKeyCode): the MSD
 // passes split the keys by the top digits of their code, which for a
 // negative float is not that of KeyMap's ordered bits. Encoded as loaded,
 // decoded as stored.
-template <class P, bool HalfSlabs, class Bits, class V>
+template <class P, SlabParts Parts, class Bits, class V>
 __device__ __forceinline__ void sort_bucket(unsigned char* smem_raw, Bits* __restrict__ keys, V* __restrict__ values,
                                             int valid, KeyMap<Bits> map) {
   const auto code = PassKeyCode<Bits>::of_pass(map, 0, 0, 0);
@@ -228,10 +236,21 @@ __device__ __forceinline__ void sort_bucket(unsigned char* smem_raw, Bits* __res
     if constexpr (BucketPacking<Q, Bits, V>::kPacked) bucket_sort_packed<Q>(s, keys, values, valid, code);
     else bucket_sort_moved<Q>(s, keys, values, valid, code);
   };
-  // The whole block takes one branch: no barrier is left unmatched.
-  using Half = typename P::HalfSlab;
-  if constexpr (HalfSlabs && !P::kUnrolledPasses && Half::kItemsPerThread < P::kItemsPerThread)
-    if (valid <= Half::kSlab) return sort_as(TypeTag<Half>{});
+  // Each part is tried where it has fewer items a thread than the next part
+  // up (one copy of the passes' code each). The whole block takes one
+  // branch: no barrier is left unmatched.
+  using Third = typename P::template Part<1, 3>;
+  using Half = typename P::template Part<1, 2>;
+  using TwoThirds = typename P::template Part<2, 3>;
+  if constexpr (Parts != SlabParts::whole && !P::kUnrolledPasses) {
+    if constexpr (Parts == SlabParts::thirds && Third::kItemsPerThread < Half::kItemsPerThread)
+      if (valid <= Third::kSlab) return sort_as(TypeTag<Third>{});
+    if constexpr (Half::kItemsPerThread < (Parts == SlabParts::thirds ? TwoThirds::kItemsPerThread
+                                                                          : P::kItemsPerThread))
+      if (valid <= Half::kSlab) return sort_as(TypeTag<Half>{});
+    if constexpr (Parts == SlabParts::thirds && TwoThirds::kItemsPerThread < P::kItemsPerThread)
+      if (valid <= TwoThirds::kSlab) return sort_as(TypeTag<TwoThirds>{});
+  }
   sort_as(TypeTag<P>{});
 }
 
@@ -239,7 +258,7 @@ __device__ __forceinline__ void sort_bucket(unsigned char* smem_raw, Bits* __res
 // its TopDigits most significant ones (equal in it), unless *buckets_fit is
 // 0 (a bucket did not fit, and the whole sort is done another way) or the
 // bucket is larger than the slab (the caller sorts it another way).
-template <class P, class Bits, class V>
+template <class P, class Bits, class V, SlabParts Parts = SlabParts::half>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
                        const unsigned long long* __restrict__ ends, KeyMap<Bits> map) {
@@ -250,19 +269,20 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
   const unsigned long long size = ends[blockIdx.x] - begin;
   if (size <= 1 || size > unsigned(P::kSlab)) return;
-  sort_bucket<P, true>(smem_raw, keys + begin, kHasValues<V> ? values + begin : values, int(size), map);
+  sort_bucket<P, Parts>(smem_raw, keys + begin, kHasValues<V> ? values + begin : values, int(size), map);
 }
 
 // The same block sort with more threads a block, for buckets larger than a
 // slab (keys of a few values repeated thousands of times overflow some
 // buckets: sorted runs of spaced keys, runs:1000): block i sorts bucket
 // list[i], keys[ends[b - 1], ends[b]). Twice the threads take buckets of one
-// to two slabs; eight times the threads those of two to eight, as half their
-// slab where they fit it (HalfSlabs), so that every bucket fills at least
-// half the slots its block ranks: a block of 1024 threads of 6 keys took
-// 840-key buckets (few_unique:40000, u64 keys at 2^24) at 0.82x the time of
-// gathering them for Onesweep. A bucket of one key is left as it is: stable
-// passes on the top digits left it in input order.
+// to two slabs; eight times the threads those of two to eight, as the least
+// third, half or two thirds of their slab that holds them (SlabParts), so
+// that every bucket fills more than half the slots its block ranks: a block
+// of 1024 threads of 6 keys took 840-key buckets (few_unique:40000, u64 keys
+// at 2^24) at 0.82x the time of gathering them for Onesweep. A bucket of one
+// key is left as it is: stable passes on the top digits left it in input
+// order.
 template <class P, int Threads>
 using ListedSlabPolicy =
     BucketSortPolicy<P::kTopDigits, P::kRadixBits, P::kItemsPerThread, Threads, P::kUnrolledPasses, 1>;
@@ -270,7 +290,7 @@ template <class P>
 using TwiceSlabPolicy = ListedSlabPolicy<P, 2 * P::kBlockThreads>;
 template <class P>
 using EightfoldSlabPolicy = ListedSlabPolicy<P, 8 * P::kBlockThreads>;
-template <class P, bool HalfSlabs, class Bits, class V>
+template <class P, SlabParts Parts, class Bits, class V>
 __global__ void __launch_bounds__(P::kBlockThreads, 1)
     listed_bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values,
                               const unsigned long long* __restrict__ ends, const unsigned* __restrict__ list,
@@ -283,7 +303,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, 1)
   int differs = 0;
   for (unsigned i = threadIdx.x; i < unsigned(size); i += P::kBlockThreads) differs |= keys[begin + i] != first;
   if (!__syncthreads_or(differs)) return;
-  sort_bucket<P, HalfSlabs>(smem_raw, keys + begin, kHasValues<V> ? values + begin : values, int(size), map);
+  sort_bucket<P, Parts>(smem_raw, keys + begin, kHasValues<V> ? values + begin : values, int(size), map);
 }
 
 }  // namespace sortbench::radix
