@@ -231,3 +231,31 @@ TEST(BucketSkew, EachBucketGoesToTheSmallestBlockThatHoldsIt) {
   EXPECT_EQ(bucket_tier(8705, slab_only), BucketTier::gathered);
   EXPECT_EQ(gathered_above(slab_only), 8704u);
 }
+
+// The parts of a slab a block sorts a bucket as (a third, half and two thirds
+// of its items a thread, rounded up), and the sizes where the block kernel of
+// thirds runs: where 2^16 buckets average two thirds of a slab or less.
+TEST(BucketSkew, BucketsTakeThirdsOfASlabWhereTheyAverageTwoThirdsOfOneOrLess) {
+  using sortbench::radix::slab_part_items;
+  using sortbench::radix::sorts_in_thirds;
+  EXPECT_EQ(slab_part_items(12, 1, 3), 4);
+  EXPECT_EQ(slab_part_items(12, 1, 2), 6);
+  EXPECT_EQ(slab_part_items(12, 2, 3), 8);
+  EXPECT_EQ(slab_part_items(10, 1, 3), 4);
+  EXPECT_EQ(slab_part_items(10, 1, 2), 5);
+  EXPECT_EQ(slab_part_items(10, 2, 3), 7);
+  EXPECT_EQ(slab_part_items(3, 1, 2), 2);
+  EXPECT_EQ(slab_part_items(3, 2, 3), 2);
+  const unsigned buckets = 1u << 16;
+  // 64 x 6 (384-key slabs): 2^24 keys average 256 a bucket, two thirds.
+  EXPECT_TRUE(sorts_in_thirds(1ull << 24, buckets, 6, 64));
+  EXPECT_FALSE(sorts_in_thirds((1ull << 24) + 1, buckets, 6, 64));
+  // 128 x 10 (1280): 2^26 keys average 1024, past 896.
+  EXPECT_FALSE(sorts_in_thirds(1ull << 26, buckets, 10, 128));
+  EXPECT_TRUE(sorts_in_thirds(50000000, buckets, 10, 128));
+  // 384 x 12 (4608): 10^8 and 1.5 x 10^8 keys average 1526 and 2289; 2^28 4096.
+  EXPECT_TRUE(sorts_in_thirds(100000000, buckets, 12, 384));
+  EXPECT_TRUE(sorts_in_thirds(150000000, buckets, 12, 384));
+  EXPECT_FALSE(sorts_in_thirds(1ull << 28, buckets, 12, 384));
+  EXPECT_TRUE(sorts_in_thirds(0, buckets, 12, 384));
+}

@@ -108,8 +108,9 @@ struct TwoDigitMsdPolicy
   // halves only runs: the code of four parts left the whole slab's path 2 %
   // slower for u64 keys with u32 values at 2^26 and 2^28.
   template <class Bits>
-  static constexpr std::size_t kThirdsUpTo =
-      std::size_t(kBuckets<Bits>) * TwoDigitMsdPolicy::template Part<2, 3>::kSlab;
+  static constexpr bool sorts_in_thirds(std::size_t n) {
+    return radix::sorts_in_thirds(n, kBuckets<Bits>, LocalItems, LocalThreads);
+  }
 
   static Params params() {
     return {{"radix_bits", "rb", std::to_string(RadixBits)},
@@ -414,7 +415,7 @@ class TwoDigitMsdInstance final : public Instance {
     k.push_back(kernel_launch("overflowing buckets of more than one key", mixed_buckets_kernel<Bits>, kMixedThreads, 0));
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
-      if (p_.n <= P::template kThirdsUpTo<Bits>)
+      if (P::template sorts_in_thirds<Bits>(p_.n))
         k.push_back(kernel_launch("bucket sort in thirds of a slab", bucket_sort_kernel<P, Bits, V, SlabParts::thirds>,
                                   P::kBlockThreads, P::template smem_bytes<Bits, V>()));
       else
@@ -506,7 +507,7 @@ class TwoDigitMsdInstance final : public Instance {
       using V = typename decltype(tag)::type;
       if (sort_fitting)
         cuda_check(common::launch_chained(chained_,
-                                          p_.n <= P::template kThirdsUpTo<Bits>
+                                          P::template sorts_in_thirds<Bits>(p_.n)
                                               ? bucket_sort_kernel<P, Bits, V, SlabParts::thirds>
                                               : bucket_sort_kernel<P, Bits, V, SlabParts::half>,
                                           kBuckets, unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s,

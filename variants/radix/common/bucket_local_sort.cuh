@@ -6,6 +6,7 @@
 // once.
 #pragma once
 
+#include "bucket_skew.hpp"
 #include "common/chained_launch.cuh"
 #include "match_rank.cuh"
 #include "radix_common.cuh"
@@ -37,17 +38,17 @@ struct BucketSortPolicy {
   template <class Bits>
   static constexpr int kPasses = radix_passes<Bits>(RadixBits) - TopDigits;
   using Rank = SlabMatchRank<RadixBits, LocalItems, LocalThreads>;
-  // The same block ranking Num/Den as many items a thread (rounded up): a
-  // bucket that fits such a part of the slab is sorted as that part
-  // (SlabParts), so that a slab sized for the largest buckets of one input
-  // size does not rank empty slots through every pass at a smaller size
-  // (2^16 buckets of 4608 slots hold about 1500 keys each at 10^8 keys: as
-  // half a slab, 1.25x-1.46x as fast as the whole at 384 x 12). Not with
-  // unrolled passes: their code twice over ran 64-bit keys at 256 x 9 at
-  // 0.87x-0.91x (docs/experiments/realistic-data.md, run 57).
+  // The same block ranking Num/Den as many items a thread (rounded up,
+  // bucket_skew.hpp): a bucket that fits such a part of the slab is sorted
+  // as that part (SlabParts), so that a slab sized for the largest buckets
+  // of one input size does not rank empty slots through every pass at a
+  // smaller size (2^16 buckets of 4608 slots hold about 1500 keys each at
+  // 10^8 keys: as half a slab, 1.25x-1.46x as fast as the whole at 384 x 12).
+  // Not with unrolled passes: their code twice over ran 64-bit keys at
+  // 256 x 9 at 0.87x-0.91x (docs/experiments/realistic-data.md, run 57).
   template <int Num, int Den>
-  using Part = BucketSortPolicy<TopDigits, RadixBits, (LocalItems * Num + Den - 1) / Den, LocalThreads, UnrolledPasses,
-                                MinBlocks>;
+  using Part = BucketSortPolicy<TopDigits, RadixBits, slab_part_items(LocalItems, Num, Den), LocalThreads,
+                                UnrolledPasses, MinBlocks>;
 
   // One copy of the slab: every thread holds its keys in registers from
   // before a pass's ranking to after it, so ranked keys go back in place.

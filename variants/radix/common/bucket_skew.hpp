@@ -1,7 +1,8 @@
 // Whether radix.two_digit_msd_local_lsd's buckets can fit its slabs, judged
 // before its top passes from a sample of the keys (host side; the sample is
-// counted on the GPU), and which ones did not after them. Host-only, so the
-// CPU tests check the rules.
+// counted on the GPU), which ones did not after them, and which part of its
+// slab a block sorts a bucket as. Host code (some of it device code too), so
+// the CPU tests check the rules.
 #pragma once
 
 #include <algorithm>
@@ -123,6 +124,18 @@ SORTBENCH_BUCKET_HD inline BucketTier bucket_tier(unsigned long long size, TierL
 // The largest bucket a block sorts: larger ones are gathered for Onesweep.
 SORTBENCH_BUCKET_HD inline unsigned long long gathered_above(TierLimits l) {
   return l.eightfold ? l.eightfold : l.twice ? l.twice : l.slab;
+}
+
+// The items a thread of the part num / den of a slab of `items` a thread,
+// rounded up: a block sorts a bucket as the least third, half or two thirds
+// of its slab that holds it (common/bucket_local_sort.cuh, SlabParts).
+SORTBENCH_BUCKET_HD constexpr int slab_part_items(int items, int num, int den) { return (items * num + den - 1) / den; }
+// Whether the block kernel that sorts buckets in thirds of a slab runs at n
+// keys in `buckets` buckets: where they average two thirds of a slab or
+// less. Above, most buckets take the whole slab, whose code ran slower
+// beside four parts, and the kernel of halves runs.
+SORTBENCH_BUCKET_HD constexpr bool sorts_in_thirds(unsigned long long n, unsigned buckets, int items, int threads) {
+  return n <= static_cast<unsigned long long>(buckets) * unsigned(slab_part_items(items, 2, 3) * threads);
 }
 
 }  // namespace sortbench::radix
