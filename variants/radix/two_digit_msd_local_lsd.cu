@@ -415,12 +415,9 @@ class TwoDigitMsdInstance final : public Instance {
     k.push_back(kernel_launch("overflowing buckets of more than one key", mixed_buckets_kernel<Bits>, kMixedThreads, 0));
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
-      if (P::template sorts_in_thirds<Bits>(p_.n))
-        k.push_back(kernel_launch("bucket sort in thirds of a slab", bucket_sort_kernel<P, Bits, V, SlabParts::thirds>,
-                                  P::kBlockThreads, P::template smem_bytes<Bits, V>()));
-      else
-        k.push_back(kernel_launch("bucket sort in halves of a slab", bucket_sort_kernel<P, Bits, V, SlabParts::half>,
-                                  P::kBlockThreads, P::template smem_bytes<Bits, V>()));
+      k.push_back(kernel_launch(P::template sorts_in_thirds<Bits>(p_.n) ? "bucket sort in thirds of a slab"
+                                                                         : "bucket sort in halves of a slab",
+                                bucket_kernel<V>(), P::kBlockThreads, P::template smem_bytes<Bits, V>()));
       if (limits_.twice)
         k.push_back(kernel_launch("buckets of up to two slabs",
                                   listed_bucket_sort_kernel<typename P::TwiceSlab, SlabParts::whole, Bits, V>,
@@ -506,12 +503,9 @@ class TwoDigitMsdInstance final : public Instance {
     with_value_type(p_.value, [&](auto tag) {
       using V = typename decltype(tag)::type;
       if (sort_fitting)
-        cuda_check(common::launch_chained(chained_,
-                                          P::template sorts_in_thirds<Bits>(p_.n)
-                                              ? bucket_sort_kernel<P, Bits, V, SlabParts::thirds>
-                                              : bucket_sort_kernel<P, Bits, V, SlabParts::half>,
-                                          kBuckets, unsigned(P::kBlockThreads), P::template smem_bytes<Bits, V>(), s,
-                                          keys, static_cast<V*>(b.values_out), static_cast<const unsigned*>(fits),
+        cuda_check(common::launch_chained(chained_, bucket_kernel<V>(), kBuckets, unsigned(P::kBlockThreads),
+                                          P::template smem_bytes<Bits, V>(), s, keys, static_cast<V*>(b.values_out),
+                                          static_cast<const unsigned*>(fits),
                                           static_cast<const unsigned long long*>(ends), map),
                    "radix.two_digit_msd_local_lsd: bucket sort");
       if (twice_) sort_listed<typename P::TwiceSlab, SlabParts::whole, V>(twice_, lists, b, ends, map, s);
@@ -577,13 +571,21 @@ class TwoDigitMsdInstance final : public Instance {
     return one_key_ ? ", " + std::to_string(one_key_) + " of them of one key (sorted as the top passes left them)" : "";
   }
 
+  // The block kernel at this size: in thirds of a slab or in halves
+  // (TwoDigitMsdPolicy::sorts_in_thirds).
+  template <class V>
+  auto bucket_kernel() const {
+    return P::template sorts_in_thirds<Bits>(p_.n) ? bucket_sort_kernel<P, Bits, V, SlabParts::thirds>
+                                                   : bucket_sort_kernel<P, Bits, V, SlabParts::half>;
+  }
+
   // The `count` buckets listed at `list` (bucket_ends_kernel), a block of Q
   // each (listed_bucket_sort_kernel).
   template <class Q, SlabParts Parts, class V>
   void sort_listed(std::size_t count, const unsigned* list, const Buffers& b, const unsigned long long* ends,
                    KeyMap<Bits> map, cudaStream_t s) {
     listed_bucket_sort_kernel<Q, Parts, Bits, V><<<unsigned(count), Q::kBlockThreads,
-                                                       Q::template smem_bytes<Bits, V>(), s>>>(
+                                                   Q::template smem_bytes<Bits, V>(), s>>>(
         static_cast<Bits*>(b.keys_out), static_cast<V*>(b.values_out), ends, list, map);
     check_launch("radix.two_digit_msd_local_lsd: listed buckets");
   }
