@@ -121,12 +121,10 @@ struct TwoDigitMsdPolicy
 
 // What the bucket ends found, published to the host in one piece.
 struct BucketVerdict {
-  unsigned fitting;      // buckets of 2 to slab keys (the block kernel's)
-  unsigned overflowing;  // buckets past the slab
-  unsigned listed[2];    // of those, the buckets of twice and of eight times the threads (the lists' lengths)
-  unsigned gathered;     // the others, past every listed block's slab
-  unsigned pad;
-  unsigned long long overflowing_keys;
+  unsigned fitting;    // buckets of 2 to slab keys (the block kernel's)
+  unsigned listed[2];  // buckets past the slab for blocks of twice and eight times the threads (the lists' lengths)
+  unsigned gathered;   // the other buckets past the slab, past every listed block's slab
+  unsigned long long overflowing_keys;  // keys in buckets past the slab
 };
 
 // Thread b: the end of bucket b in keys, which the top digits' passes left
@@ -173,7 +171,6 @@ __global__ void __launch_bounds__(kEndsThreads)
     if (mine && list) list[first + __popc(ballot & ((1u << lane) - 1))] = b;
   };
   count(size >= 2 && tier == BucketTier::slab, &verdict->fitting, nullptr);
-  count(tier != BucketTier::slab, &verdict->overflowing, nullptr);
   count(tier == BucketTier::twice, &verdict->listed[0], lists);
   count(tier == BucketTier::eightfold, &verdict->listed[1], lists + gridDim.x * kEndsThreads);
   count(tier == BucketTier::gathered, &verdict->gathered, nullptr);
@@ -360,7 +357,6 @@ class TwoDigitMsdInstance final : public Instance {
     // (free once they are done): at most n / 2 keys.
     base_ = std::max(top_bytes_, overflow_layout(p_.n / 2).bytes);
     ends_off_ = layout_.add(std::size_t(kBuckets) * sizeof(unsigned long long));
-    fits_off_ = layout_.add(sizeof(unsigned));
     sample_off_ = layout_.add(sizeof(SampleCounts));
     verdict_off_ = layout_.add(sizeof(BucketVerdict));
     lists_off_ = layout_.add(2 * std::size_t(kBuckets) * sizeof(unsigned));
@@ -457,11 +453,9 @@ class TwoDigitMsdInstance final : public Instance {
     }
     top_->run(b, temp, bytes, s);
     auto* ends = temp_at<unsigned long long>(temp, base_ + ends_off_);
-    auto* fits = temp_at<unsigned>(temp, base_ + fits_off_);
     auto* keys = static_cast<Bits*>(b.keys_out);
     auto* verdict = temp_at<BucketVerdict>(temp, base_ + verdict_off_);
     auto* lists = temp_at<unsigned>(temp, base_ + lists_off_);
-    cuda_check(cudaMemsetAsync(fits, 1, sizeof(unsigned), s), "radix.two_digit_msd_local_lsd: the bucket kernel's go");
     cuda_check(cudaMemsetAsync(verdict, 0, sizeof(BucketVerdict), s), "radix.two_digit_msd_local_lsd: clear verdict");
     bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
         keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, limits_, ends, verdict, lists);
@@ -473,11 +467,11 @@ class TwoDigitMsdInstance final : public Instance {
     check_launch("radix.two_digit_msd_local_lsd: publish the verdict");
     wait_for_mapped_flag(&answers->verdict_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
     const volatile BucketVerdict& v = answers->verdict;
-    overflowing_ = v.overflowing;
-    overflowing_keys_ = v.overflowing_keys;
     twice_ = v.listed[0];
     eightfold_ = v.listed[1];
     gathered_ = v.gathered;
+    overflowing_ = twice_ + eightfold_ + gathered_;
+    overflowing_keys_ = v.overflowing_keys;
     one_key_ = 0;
     const bool sort_fitting = v.fitting > 0;
     last_ = overflowing_ ? Path::some_buckets_overflow : Path::every_bucket_fits;
@@ -505,7 +499,7 @@ class TwoDigitMsdInstance final : public Instance {
       if (sort_fitting)
         cuda_check(common::launch_chained(chained_, bucket_kernel<V>(), kBuckets, unsigned(P::kBlockThreads),
                                           P::template smem_bytes<Bits, V>(), s, keys, static_cast<V*>(b.values_out),
-                                          static_cast<const unsigned*>(fits),
+                                          static_cast<const unsigned*>(nullptr),
                                           static_cast<const unsigned long long*>(ends), map),
                    "radix.two_digit_msd_local_lsd: bucket sort");
       if (twice_) sort_listed<typename P::TwiceSlab, SlabParts::whole, V>(twice_, lists, b, ends, map, s);
@@ -693,10 +687,11 @@ class TwoDigitMsdInstance final : public Instance {
   // The top-digit sample's counts (the skew check), per top digit, then per
   // second digit.
   using SampleCounts = unsigned[kSampleWords];
-  // After the top passes' memory (base_): the bucket ends, the verdict, the
-  // sample, and the overflowing buckets' places.
+  // After the top passes' memory (base_): the bucket ends, the sample, the
+  // verdict, the listed blocks' lists, the gathered buckets' places and
+  // which of them hold more than one key.
   TempLayout layout_;
-  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, fits_off_ = 0, sample_off_ = 0, verdict_off_ = 0,
+  std::size_t top_bytes_ = 0, base_ = 0, ends_off_ = 0, sample_off_ = 0, verdict_off_ = 0,
               lists_off_ = 0, places_off_ = 0, mixed_off_ = 0;
   // The largest bucket each block sorts; a listed block whose shared memory
   // does not fit the device has none (0).

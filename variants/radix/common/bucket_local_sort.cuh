@@ -258,7 +258,8 @@ __device__ __forceinline__ void sort_bucket(unsigned char* smem_raw, Bits* __res
 // Block d sorts bucket d, keys[ends[d - 1], ends[d]), on every digit below
 // its TopDigits most significant ones (equal in it), unless *buckets_fit is
 // 0 (a bucket did not fit, and the whole sort is done another way) or the
-// bucket is larger than the slab (the caller sorts it another way).
+// bucket is larger than the slab (the caller sorts it another way). A null
+// buckets_fit: the caller launches the kernel only where it is to run.
 template <class P, class Bits, class V, SlabParts Parts = SlabParts::half>
 __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
     bucket_sort_kernel(Bits* __restrict__ keys, V* __restrict__ values, const unsigned* __restrict__ buckets_fit,
@@ -266,7 +267,7 @@ __global__ void __launch_bounds__(P::kBlockThreads, P::kMinBlocks)
   extern __shared__ __align__(16) unsigned char smem_raw[];
   common::chain_wait();
   common::chain_release();
-  if (!*buckets_fit) return;
+  if (buckets_fit && !*buckets_fit) return;
   const unsigned long long begin = blockIdx.x ? ends[blockIdx.x - 1] : 0;
   const unsigned long long size = ends[blockIdx.x] - begin;
   if (size <= 1 || size > unsigned(P::kSlab)) return;
