@@ -234,7 +234,7 @@ TEST(SortDispatch, SampleCountsAsTheHostDoes) {
       if (!dist || !distribution_skip_reason(*dist, k).empty()) continue;
       generate_keys({k, ValueType::none, Order::ascending, n, *dist, 11}, d.p, 0);
       count_sample(k, d.p, n, counts, 0);
-      const InputFeatures gpu = wait_for_sample(k, n, counts.p, 0);
+      const InputFeatures gpu = wait_for_sample(k, n, counts.mapped.host(), 0);
       const std::size_t bytes = key_bytes(k);
       std::vector<unsigned char> host(n * bytes);
       cuda_check(cudaMemcpy(host.data(), d.p, host.size(), cudaMemcpyDeviceToHost), "keys to the host");

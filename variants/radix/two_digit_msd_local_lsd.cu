@@ -383,14 +383,11 @@ class TwoDigitMsdInstance final : public Instance {
       }
     });
     chained_ = common::chained_launch_supported();
-    cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&answers_host_), sizeof(Answers), cudaHostAllocMapped),
-               "radix.two_digit_msd_local_lsd: mapped answers");
-    answers_dev_ = mapped_device_pointer(answers_host_, "radix.two_digit_msd_local_lsd: mapped answers");
+    answers_ = MappedHost<Answers>(1, "radix.two_digit_msd_local_lsd: mapped answers");
     cuda_check(cudaMalloc(&table_, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
     cuda_check(cudaMemset(table_, 0, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
   }
   ~TwoDigitMsdInstance() override {
-    cudaFreeHost(answers_host_);
     cudaFreeHost(ends_host_);
     cudaFree(table_);
   }
@@ -439,10 +436,10 @@ class TwoDigitMsdInstance final : public Instance {
     check_launch("radix.two_digit_msd_local_lsd: top-digit sample");
     one_key_buckets_kernel<P::kRadixBits><<<kBuckets / P::kBins, P::kBins, 0, s>>>(table_, sample);
     check_launch("radix.two_digit_msd_local_lsd: buckets of one sampled key");
-    volatile Answers* answers = answers_host_;
+    volatile Answers* answers = answers_.host();
     answers->sample_done = 0;
-    publish_kernel<<<1, kPublishThreads, 0, s>>>(sample, kSampleWords, answers_dev_->sample,
-                                                 &answers_dev_->sample_done);
+    publish_kernel<<<1, kPublishThreads, 0, s>>>(sample, kSampleWords, answers_.device()->sample,
+                                                 &answers_.device()->sample_done);
     check_launch("radix.two_digit_msd_local_lsd: publish the sample");
     wait_for_mapped_flag(&answers->sample_done, s, "radix.two_digit_msd_local_lsd: top-digit sample");
     SampleCounts counts;
@@ -462,8 +459,8 @@ class TwoDigitMsdInstance final : public Instance {
     check_launch("radix.two_digit_msd_local_lsd: bucket ends");
     answers->verdict_done = 0;
     publish_kernel<<<1, kPublishThreads, 0, s>>>(reinterpret_cast<const unsigned*>(verdict), kVerdictWords,
-                                                 reinterpret_cast<unsigned*>(&answers_dev_->verdict),
-                                                 &answers_dev_->verdict_done);
+                                                 reinterpret_cast<unsigned*>(&answers_.device()->verdict),
+                                                 &answers_.device()->verdict_done);
     check_launch("radix.two_digit_msd_local_lsd: publish the verdict");
     wait_for_mapped_flag(&answers->verdict_done, s, "radix.two_digit_msd_local_lsd: bucket ends");
     const volatile BucketVerdict& v = answers->verdict;
@@ -611,9 +608,10 @@ class TwoDigitMsdInstance final : public Instance {
     const unsigned blocks = unsigned((all.keys + kMixedTile - 1) / kMixedTile);
     mixed_buckets_kernel<Bits><<<blocks, kMixedThreads, 0, s>>>(grouped_keys, begins, offsets, count, mixed);
     check_launch("radix.two_digit_msd_local_lsd: overflowing buckets of more than one key");
-    volatile Answers* answers = answers_host_;
+    volatile Answers* answers = answers_.host();
     answers->mixed_done = 0;
-    publish_kernel<<<1, kPublishThreads, 0, s>>>(mixed, words, answers_dev_->mixed, &answers_dev_->mixed_done);
+    publish_kernel<<<1, kPublishThreads, 0, s>>>(mixed, words, answers_.device()->mixed,
+                                                 &answers_.device()->mixed_done);
     check_launch("radix.two_digit_msd_local_lsd: publish the mixed buckets");
     wait_for_mapped_flag(&answers->mixed_done, s, "radix.two_digit_msd_local_lsd: overflowing buckets");
     for (unsigned w = 0; w < words; ++w) mixed_host_[w] = answers->mixed[w];
@@ -706,8 +704,7 @@ class TwoDigitMsdInstance final : public Instance {
   };
   unsigned mixed_host_[kMixedWords];
   BucketSampleTable* table_ = nullptr;
-  Answers* answers_host_ = nullptr;
-  Answers* answers_dev_ = nullptr;
+  MappedHost<Answers> answers_;
   // Pinned, made at the first bucket past every listed block's slab: the bucket ends, then such buckets'
   // begins and offsets.
   unsigned long long* ends_host_ = nullptr;

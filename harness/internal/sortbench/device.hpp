@@ -14,6 +14,7 @@
 #include "sortbench/input_class.hpp"
 #include "sortbench/result.hpp"
 #include "sortbench/types.hpp"
+#include "sortbench/device/mapped_flag.hpp"
 #include "sortbench/variant.hpp"
 
 namespace sortbench {
@@ -91,9 +92,8 @@ void fill_index_values(void* d_values, ValueType v, std::size_t n, cudaStream_t 
 // `done` last; wait_for_sample spins on it (no stream synchronization) and
 // classifies the counts. n < 2: nothing. One sample at a time per counts.
 struct MappedSampleCounts {
-  SampleCounts* p = nullptr;    // the host's address
-  SampleCounts* dev = nullptr;  // the device's
-  void* tables = nullptr;       // device memory the kernel counts in, zero between samples
+  MappedHost<SampleCounts> mapped;
+  void* tables = nullptr;  // device memory the kernel counts in, zero between samples
   MappedSampleCounts();
   ~MappedSampleCounts();
   MappedSampleCounts(const MappedSampleCounts&) = delete;

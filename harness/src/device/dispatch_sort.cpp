@@ -104,7 +104,7 @@ class DispatchInstance final : public Instance {
     sampled_ = routes_.size() > 1 && p_.n >= 2;
     if (sampled_) {
       count_sample(p_.key, b.keys_in, p_.n, *counts_, s);
-      features_ = wait_for_sample(p_.key, p_.n, counts_->p, s);
+      features_ = wait_for_sample(p_.key, p_.n, counts_->mapped.host(), s);
     }
     route_ = route_of_[int(sampled_ ? features_.cls : InputClass::spread)];
     Route& r = routes_[route_];

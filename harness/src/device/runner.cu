@@ -73,8 +73,7 @@ struct Runner::State {
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaEvent_t batch_done[2] = {nullptr, nullptr};  // the energy window's batches in flight
   DeviceBuffer flush;
-  unsigned long long* clock_host = nullptr;
-  unsigned long long* clock_dev = nullptr;
+  MappedHost<unsigned long long> clock;  // the SM clock probe's two words
 
   Workload w;
   std::string workload_skip;  // why the prepared workload cannot run
@@ -107,11 +106,7 @@ Runner::Runner(const MeasureSettings& m, const DeviceInfo& info) : st_(std::make
   // A write of an L2-sized buffer evicts whatever the previous sample left there.
   if (!st_->flush.alloc(std::max<std::size_t>(info.l2_bytes, 1 << 20)))
     throw CudaError(cudaErrorMemoryAllocation, "L2 flush buffer");
-  cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&st_->clock_host), 2 * sizeof(unsigned long long),
-                           cudaHostAllocMapped),
-             "clock probe buffer");
-  cuda_check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&st_->clock_dev), st_->clock_host, 0),
-             "clock probe buffer");
+  st_->clock = MappedHost<unsigned long long>(2, "clock probe buffer");
   if (m.energy_window_s > 0) st_->counter = energy::Counter::open(info.pci_bus_id);
 }
 
@@ -119,7 +114,6 @@ Runner::~Runner() {
   if (!st_) return;
   cudaSetDevice(st_->info.ordinal);
   release();
-  cudaFreeHost(st_->clock_host);
   cudaEventDestroy(st_->start);
   cudaEventDestroy(st_->stop);
   for (cudaEvent_t e : st_->batch_done) cudaEventDestroy(e);
@@ -162,7 +156,7 @@ std::string Runner::prepare(const Workload& w) {
     fill_index_values(s.pristine_values.p, w.value, w.n, s.stream);
     cuda_check(cudaStreamSynchronize(s.stream), "workload generation");
     count_sample(w.key, s.pristine_keys.p, w.n, s.counts(), s.stream);
-    s.input_class = to_string(wait_for_sample(w.key, w.n, s.counts().p, s.stream).cls);
+    s.input_class = to_string(wait_for_sample(w.key, w.n, s.counts().mapped.host(), s.stream).cls);
     s.sample_us = sample_cost_us();
   } catch (const CudaError&) {
     throw;
@@ -190,7 +184,7 @@ double Runner::sample_cost_us() {
       cuda_check(cudaEventRecord(s.start, s.stream), "event");
       if (sampled) {
         count_sample(s.w.key, s.pristine_keys.p, s.w.n, counts, s.stream);
-        wait_for_sample(s.w.key, s.w.n, counts.p, s.stream);
+        wait_for_sample(s.w.key, s.w.n, counts.mapped.host(), s.stream);
       }
       first_launch_of_sort<<<1, 32, 0, s.stream>>>();
       cuda_check(cudaGetLastError(), "sample cost: first launch");
@@ -303,13 +297,13 @@ PointResult Runner::measure(const VariantInfo& v) {
       cuda_check(cudaEventRecord(s.start, s.stream), "event");
       inst->run(b, temp.p, temp.bytes, s.stream);
       cuda_check(cudaEventRecord(s.stop, s.stream), "event");
-      sm_clock_probe<<<1, 1, 0, s.stream>>>(s.clock_dev);
+      sm_clock_probe<<<1, 1, 0, s.stream>>>(s.clock.device());
       cuda_check(cudaGetLastError(), "clock probe");
       cuda_check(cudaStreamSynchronize(s.stream), "sample");
       float ms = 0;
       cuda_check(cudaEventElapsedTime(&ms, s.start, s.stop), "event time");
-      const double ns = double(s.clock_host[1]);
-      const double mhz = ns > 0 ? double(s.clock_host[0]) / ns * 1e3 : 0;
+      const double ns = double(s.clock.host()[1]);
+      const double mhz = ns > 0 ? double(s.clock.host()[0]) / ns * 1e3 : 0;
       if (peak > 0 && mhz < s.m.throttle_ratio * peak) return std::nullopt;
       ++sample_no;
       clocks.push_back(mhz);

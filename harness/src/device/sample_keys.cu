@@ -102,12 +102,13 @@ __global__ void __launch_bounds__(kSampleThreads)
 }  // namespace
 
 void count_sample(KeyType key, const void* keys, std::size_t n, const MappedSampleCounts& counts, cudaStream_t s) {
-  reinterpret_cast<volatile SampleCounts*>(counts.p)->done = 0;
+  reinterpret_cast<volatile SampleCounts*>(counts.mapped.host())->done = 0;
   if (n < 2) return;
   with_key_type(key, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto* tables = static_cast<SampleTables*>(counts.tables);
-    count_sample_kernel<T><<<kSampleBlocks, kSampleThreads, 0, s>>>(static_cast<const T*>(keys), n, tables, counts.dev);
+    count_sample_kernel<T><<<kSampleBlocks, kSampleThreads, 0, s>>>(static_cast<const T*>(keys), n, tables,
+                                                                    counts.mapped.device());
   });
   cuda_check(cudaGetLastError(), "count_sample");
 }
@@ -128,28 +129,20 @@ InputFeatures wait_for_sample(KeyType key, std::size_t n, const SampleCounts* ma
   return classify_counts(counts, kClassSamplePairs, bits);
 }
 
-MappedSampleCounts::MappedSampleCounts() {
-  cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&p), sizeof(SampleCounts), cudaHostAllocMapped),
-             "mapped sample counts");
-  try {
-    dev = mapped_device_pointer(p, "mapped sample counts");
-    cuda_check(cudaMalloc(&tables, sizeof(SampleTables)), "sample tables");
-    cuda_check(cudaMemset(tables, 0, sizeof(SampleTables)), "sample tables");
-  } catch (...) {
+MappedSampleCounts::MappedSampleCounts() : mapped(1, "mapped sample counts") {
+  cuda_check(cudaMalloc(&tables, sizeof(SampleTables)), "sample tables");
+  const cudaError_t e = cudaMemset(tables, 0, sizeof(SampleTables));
+  if (e != cudaSuccess) {
     cudaFree(tables);
-    cudaFreeHost(p);
-    throw;
+    cuda_check(e, "sample tables");
   }
 }
-MappedSampleCounts::~MappedSampleCounts() {
-  cudaFree(tables);
-  cudaFreeHost(p);
-}
+MappedSampleCounts::~MappedSampleCounts() { cudaFree(tables); }
 
 InputFeatures classify_keys(KeyType key, const void* keys, std::size_t n, cudaStream_t s) {
   MappedSampleCounts counts;
   count_sample(key, keys, n, counts, s);
-  return wait_for_sample(key, n, counts.p, s);
+  return wait_for_sample(key, n, counts.mapped.host(), s);
 }
 
 }  // namespace sortbench

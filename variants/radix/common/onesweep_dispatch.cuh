@@ -14,6 +14,35 @@
 
 namespace sortbench::radix {
 
+// The skip_constant_digits forms' answer from the digit scan, per pass, in
+// host memory mapped for the device (bin_scan_kernel writes 2 where one
+// digit holds every key, else 1): cleared before the scan, read while the
+// first pass runs (pass_chain.hpp).
+class ConstantDigitVerdict {
+ public:
+  ConstantDigitVerdict() = default;
+  ConstantDigitVerdict(int passes, const char* what) : words_(std::size_t(passes), what), passes_(passes) {}
+  // Before the digit scan: no pass has its answer; where the scan writes them.
+  std::uint32_t* clear() {
+    for (int pass = 0; pass < passes_; ++pass) reinterpret_cast<volatile std::uint32_t*>(words_.host())[pass] = 0;
+    return words_.device();
+  }
+  // Waits for the answers of passes after `first`: constant[p], pass p's digit
+  // is every key's.
+  std::vector<bool> constant_passes(int first, cudaStream_t s, const char* what) const {
+    std::vector<bool> constant(std::size_t(passes_), false);
+    for (int pass = first + 1; pass < passes_; ++pass) {
+      wait_for_mapped_flag(&words_.host()[pass], s, what);
+      constant[std::size_t(pass)] = words_.host()[pass] == 2;
+    }
+    return constant;
+  }
+
+ private:
+  MappedHost<std::uint32_t> words_;
+  int passes_ = 0;
+};
+
 // TopDigitFirst: for designs that sort the top digit's buckets themselves
 // (radix.msd_local_lsd). When every top digit holds at most bucket_limit keys
 // (decided on the device, after the histogram), only the top digit's pass
@@ -89,14 +118,8 @@ class OnesweepInstance final : public Instance {
       hist_blocks_per_sm_ = std::max(1, per_sm);
     }
     chained_ = common::chained_launch_supported();
-    if (skip_constant_digits_) {
-      cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&verdict_host_), passes_ * sizeof(std::uint32_t),
-                               cudaHostAllocMapped),
-                 "radix.onesweep: mapped verdict");
-      verdict_dev_ = mapped_device_pointer(verdict_host_, "radix.onesweep: mapped verdict");
-    }
+    if (skip_constant_digits_) verdict_ = ConstantDigitVerdict(passes_, "radix.onesweep: mapped verdict");
   }
-  ~OnesweepInstance() override { cudaFreeHost(verdict_host_); }
   OnesweepInstance(const OnesweepInstance&) = delete;
   OnesweepInstance& operator=(const OnesweepInstance&) = delete;
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
@@ -198,10 +221,8 @@ class OnesweepInstance final : public Instance {
     // leave them in place). The first pass runs while the host waits for
     // that answer (pass_chain.hpp has the buffers).
     const bool skip = skip_constant_digits_ && portions_ == 1 && passes_ - first_pass_ > 1;
-    if (skip)
-      for (int pass = 0; pass < passes_; ++pass) reinterpret_cast<volatile std::uint32_t*>(verdict_host_)[pass] = 0;
     cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, passes_, kBinScanThreads, 0, s, starts,
-                                      starts_stride(), skip ? verdict_dev_ : nullptr, (unsigned long long)p_.n),
+                                      starts_stride(), skip ? verdict_.clear() : nullptr, (unsigned long long)p_.n),
                "radix.onesweep: digit scan");
     const unsigned tiles_per_portion = unsigned(kPortionKeys / P::kTile);
     auto launch_pass = [&](int pass, PassIO<Bits> k, PassIO<V> v, PassKeyCode<Bits> code) {
@@ -235,12 +256,9 @@ class OnesweepInstance final : public Instance {
     // encodes and does not decode.
     launch_pass(first_pass_, PassIO<Bits>{kin, kalt}, PassIO<V>{vin, valt},
                 PassKeyCode<Bits>::of_pass(map, first_pass_, first_pass_, passes_ - 1));
-    std::vector<bool> constant(std::size_t(passes_), false);
-    for (int pass = first_pass_ + 1; pass < passes_; ++pass) {
-      wait_for_mapped_flag(&verdict_host_[pass], s, "radix.onesweep: constant digits");
-      constant[std::size_t(pass)] = verdict_host_[pass] == 2;
-    }
-    const std::vector<ChainStep> steps = passes_after_first(first_pass_, passes_, constant, p_.const_input);
+    const std::vector<ChainStep> steps = passes_after_first(
+        first_pass_, passes_, verdict_.constant_passes(first_pass_, s, "radix.onesweep: constant digits"),
+        p_.const_input);
     auto* kspare = temp_at<Bits>(temp, spare_keys_);
     auto* vspare = temp_at<V>(temp, spare_values_);
     auto buffer = [](ChainBuffer c, auto* in, auto* out, auto* alt, auto* spare) {
@@ -264,10 +282,7 @@ class OnesweepInstance final : public Instance {
   // H100 (variants/radix/PERFORMANCE.md).
   bool chained_ = false;
   bool skip_constant_digits_ = false;
-  // Mapped: the digit scan's verdict per pass (skip_constant_digits_), the
-  // host's and the device's address.
-  std::uint32_t* verdict_host_ = nullptr;
-  std::uint32_t* verdict_dev_ = nullptr;
+  ConstantDigitVerdict verdict_;  // skip_constant_digits_
   unsigned tiles_ = 0, portions_ = 0, persistent_blocks_ = 0;
   std::size_t alt_keys_ = 0, alt_values_ = 0, spare_keys_ = 0, spare_values_ = 0, fits_off_ = 0, cleared_ = 0,
               cleared_off_ = 0;

@@ -107,14 +107,8 @@ class OnesweepPackedPairsInstance final : public Instance {
                "histogram occupancy");
     hist_blocks_per_sm_ = std::max(1, per_sm);
     chained_ = common::chained_launch_supported();
-    if (skip_constant_digits_) {
-      cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&verdict_host_), kPasses * sizeof(std::uint32_t),
-                               cudaHostAllocMapped),
-                 "radix.onesweep_packed_pairs: mapped verdict");
-      verdict_dev_ = mapped_device_pointer(verdict_host_, "radix.onesweep_packed_pairs: mapped verdict");
-    }
+    if (skip_constant_digits_) verdict_ = ConstantDigitVerdict(kPasses, "radix.onesweep_packed_pairs: mapped verdict");
   }
-  ~OnesweepPackedPairsInstance() override { cudaFreeHost(verdict_host_); }
   OnesweepPackedPairsInstance(const OnesweepPackedPairsInstance&) = delete;
   OnesweepPackedPairsInstance& operator=(const OnesweepPackedPairsInstance&) = delete;
   std::size_t temp_bytes(const Buffers&, cudaStream_t) override { return layout_.bytes; }
@@ -171,10 +165,8 @@ class OnesweepPackedPairsInstance final : public Instance {
     // skip_constant_digits_ (one portion): the digit scan's verdict per pass,
     // read while the first pass runs (OnesweepInstance's).
     const bool skip = skip_constant_digits_ && portions_ == 1;
-    if (skip)
-      for (int pass = 0; pass < kPasses; ++pass) reinterpret_cast<volatile std::uint32_t*>(verdict_host_)[pass] = 0;
     cuda_check(common::launch_chained(chained_, bin_scan_kernel<P::kRadixBits>, kPasses, kBinScanThreads, 0, s,
-                                      starts, starts_stride(), skip ? verdict_dev_ : nullptr,
+                                      starts, starts_stride(), skip ? verdict_.clear() : nullptr,
                                       (unsigned long long)p_.n),
                "radix.onesweep_packed_pairs: digit scan");
     // The words are unsigned codes: the key's own code is made on packing.
@@ -223,13 +215,10 @@ class OnesweepPackedPairsInstance final : public Instance {
     }
     // The passes after the first whose digit is not every key's; where there
     // is none, the top digit's runs, to unpack (passes_after_first).
-    std::vector<bool> constant(std::size_t(kPasses), false);
     launch_pass(first_pass_, 0, 2);  // packs into words[0] whatever follows
-    for (int pass = first_pass_ + 1; pass < kPasses; ++pass) {
-      wait_for_mapped_flag(&verdict_host_[pass], s, "radix.onesweep_packed_pairs: constant digits");
-      constant[std::size_t(pass)] = verdict_host_[pass] == 2;
-    }
-    const std::vector<ChainStep> after = passes_after_first(first_pass_, kPasses, constant, true);
+    const std::vector<ChainStep> after = passes_after_first(
+        first_pass_, kPasses,
+        verdict_.constant_passes(first_pass_, s, "radix.onesweep_packed_pairs: constant digits"), true);
     const int steps = 1 + int(after.size());
     for (int j = 0; j < int(after.size()); ++j) launch_pass(after[std::size_t(j)].pass, j + 1, steps);
   }
@@ -244,10 +233,7 @@ class OnesweepPackedPairsInstance final : public Instance {
   int sms_ = 0, hist_blocks_per_sm_ = 1;
   // Each kernel chained behind the one before (OnesweepInstance's reason).
   bool chained_ = false;
-  // Mapped: the digit scan's verdict per pass (skip_constant_digits_), the
-  // host's and the device's address.
-  std::uint32_t* verdict_host_ = nullptr;
-  std::uint32_t* verdict_dev_ = nullptr;
+  ConstantDigitVerdict verdict_;  // skip_constant_digits_
 };
 
 // The variant of policy P (onesweep_packed_pairs.cu registers its points,

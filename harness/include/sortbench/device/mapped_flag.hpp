@@ -7,9 +7,11 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <cuda_runtime_api.h>
 
@@ -29,12 +31,33 @@ inline void wait_for_mapped_flag(const volatile std::uint32_t* flag, cudaStream_
   std::atomic_thread_fence(std::memory_order_acquire);
 }
 
-// The device's address of mapped host memory.
+// `count` objects of T in host memory mapped for the device, owned: the
+// host's address and the device's. Empty (both null) until made with a count.
 template <class T>
-T* mapped_device_pointer(T* host, const char* what) {
-  T* dev = nullptr;
-  cuda_check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&dev), host, 0), what);
-  return dev;
-}
+class MappedHost {
+ public:
+  MappedHost() = default;
+  MappedHost(std::size_t count, const char* what) {
+    cuda_check(cudaHostAlloc(reinterpret_cast<void**>(&host_), count * sizeof(T), cudaHostAllocMapped), what);
+    const cudaError_t e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0);
+    if (e != cudaSuccess) {
+      cudaFreeHost(host_);
+      cuda_check(e, what);
+    }
+  }
+  MappedHost(MappedHost&& o) noexcept { *this = std::move(o); }
+  MappedHost& operator=(MappedHost&& o) noexcept {
+    std::swap(host_, o.host_);
+    std::swap(device_, o.device_);
+    return *this;
+  }
+  ~MappedHost() { cudaFreeHost(host_); }
+  T* host() const { return host_; }
+  T* device() const { return device_; }
+
+ private:
+  T* host_ = nullptr;
+  T* device_ = nullptr;
+};
 
 }  // namespace sortbench
