@@ -7,8 +7,10 @@ best:radix against the fastest CUB call of the same run, per workload class
 
 Summary: per class, the geometric mean and the minimum of dispatch.sort's
 speedup over all points, over the non-uniform ones, and on uniform keys
-alone, with the number of points below 0.99x. Detail: every point, with the
-input class the sample saw and what dispatch.sort ran."""
+alone, with the number of points below 0.99x. Per size: each class's
+geometric mean and minimum at each size, so a size the tune did not measure
+shows apart. Detail: every point, with the input class the sample saw and
+what dispatch.sort ran."""
 import argparse
 import json
 import math
@@ -64,6 +66,17 @@ def main():
         out.append(f"| {name} | {len(s)} | {g(s)} | {min(s):.3f}x | {sum(x < 0.99 for x in s)} |"
                    f" {g(nu)} | {min(nu):.3f}x | {g(un)} | {g(br)} |" if nu else
                    f"| {name} | {len(s)} | {g(s)} | {min(s):.3f}x | {sum(x < 0.99 for x in s)} | - | - | {g(un)} | {g(br)} |")
+    sizes = sorted({r["n"] for rs in rows.values() for r in rs})
+    out += ["", "## Per size", "", "dispatch.sort's geomean / min over the distributions at each size.", "",
+            "| workload | " + " | ".join(size_text(n) for n in sizes) + " |",
+            "| --- |" + " --- |" * len(sizes)]
+    for (key, value), rs in rows.items():
+        name = f"{key} keys" if value == "none" else f"{key} + {value} pairs"
+        cells = []
+        for n in sizes:
+            at = [r["speedup"] for r in rs if r["n"] == n]
+            cells.append(f"{geomean(at):.3f}x / {min(at):.3f}x" if at else "-")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
     out += ["", "## Every point", "",
             "| workload | n | distribution | class | dispatch.sort | best:radix | what dispatch.sort ran |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
