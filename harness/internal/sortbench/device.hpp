@@ -11,10 +11,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include "sortbench/device/mapped_flag.hpp"
 #include "sortbench/input_class.hpp"
 #include "sortbench/result.hpp"
 #include "sortbench/types.hpp"
-#include "sortbench/device/mapped_flag.hpp"
 #include "sortbench/variant.hpp"
 
 namespace sortbench {
