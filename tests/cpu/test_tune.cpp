@@ -397,6 +397,59 @@ TEST(TuneCache, ProcessesOpeningOneNewCacheAtOnceWriteOneHeader) {
   }
 }
 
+TEST(TuneCache, AShardOpeningTheCacheWhileAnotherAppendsAddsNoEmptyLine) {
+  // A shard that opens the cache starts a fresh line after a torn last line
+  // (a kill mid-write). Another shard's line being appended at that moment is
+  // not torn: a reader can see it part written where it crosses a page, so
+  // taking it for torn put an empty line into the cache (schemas.validate
+  // found one after a tune --devices 0,1).
+  const std::string path = temp_path("appending.jsonl");
+  std::filesystem::remove(path);
+  const Space s = fake_space(StrategyKind::exhaustive);
+  { ResultCache made(path, cache_header(test_identity(), s)); }
+  const std::string padding(6000, 'p');  // each line crosses a page
+  const int appenders = 3, lines = 100;    // lines each
+  std::vector<pid_t> children;
+  for (int a = 0; a < appenders; ++a) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      try {
+        ResultCache cache(path, cache_header(test_identity(), s), false);
+        for (int i = 0; i < lines; ++i)
+          cache.append("{\"a\":" + std::to_string(a) + ",\"i\":" + std::to_string(i) + ",\"pad\":\"" + padding +
+                           "\"}",
+                       timed("fake.z", 1, 1.0));
+      } catch (...) {
+        std::_Exit(3);
+      }
+      std::_Exit(0);
+    }
+    children.push_back(child);
+  }
+  int opened = 0;
+  for (const pid_t child : children) {
+    int status = 0;
+    while (::waitpid(child, &status, WNOHANG) == 0) {
+      ResultCache opening(path, cache_header(test_identity(), s), false);
+      ++opened;
+    }
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  std::ifstream in(path);
+  std::string line;
+  int empty = 0, all = 0;
+  while (std::getline(in, line)) {
+    ++all;
+    empty += line.empty();
+  }
+  EXPECT_EQ(empty, 0) << "after " << opened << " openings";
+  EXPECT_EQ(all, appenders * lines + 1);
+  ResultCache cache(path, cache_header(test_identity(), s));
+  EXPECT_EQ(cache.loaded(), std::size_t(appenders * lines));
+  EXPECT_EQ(cache.torn_lines(), 0u);
+}
+
 TEST(TuneShard, TwoShardsMergedEqualOneUnshardedRun) {
   const Space s = fake_space(StrategyKind::exhaustive);
   const json device = {{"model", "fake-gpu"}, {"uuid", "GPU-0"}};

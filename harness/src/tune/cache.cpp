@@ -184,6 +184,20 @@ void write_all(int fd, const std::string& text, const std::string& path) {
   }
 }
 
+// The cache file's lock (flock) while this scope appends to it or reads it:
+// a reader can see a line another process is appending part written, where
+// it crosses a page, and take it for a torn one.
+class AppendLock {
+ public:
+  explicit AppendLock(int fd) : fd_(fd) { ::flock(fd_, LOCK_EX); }
+  ~AppendLock() { ::flock(fd_, LOCK_UN); }
+  AppendLock(const AppendLock&) = delete;
+  AppendLock& operator=(const AppendLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 void check_cache_file(const std::string& path, const json& expected) {
@@ -224,15 +238,16 @@ ResultCache::ResultCache(std::string path, const json& header, bool load_existin
   }
   fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd_ < 0) throw std::runtime_error(path_ + ": cannot open the cache: " + std::strerror(errno));
-  // An empty file given as the cache (made by the user): the first process to
-  // hold its lock writes the header.
-  ::flock(fd_, LOCK_EX);
+  // Under the lock every append takes, so a line another shard is appending
+  // is never read part written (taken for a torn one). An empty file given as
+  // the cache (made by the user): the first process to hold the lock writes
+  // the header.
+  const AppendLock lock(fd_);
   struct stat st {};
   if (::fstat(fd_, &st) == 0 && st.st_size == 0) {
     write_all(fd_, header_line, path_);
     ::fdatasync(fd_);
   }
-  ::flock(fd_, LOCK_UN);
   CacheFile file = read_cache(path_, load_existing, "--cache");
   if (const std::string diff = header_difference(file.header, header); !diff.empty())
     throw ConfigError("--cache: " + path_ + ": a cache of " + diff + "; pick another --cache path");
@@ -264,9 +279,13 @@ void ResultCache::append(const std::string& key, const PointResult& r) {
   PointResult slim = r;
   slim.time_ms.raw.clear();  // the summary is what scoring needs; keeps lines short
   const std::string line = json{{"key", json::parse(key)}, {"result", result_to_json(slim)}}.dump() + "\n";
-  // One write() on an O_APPEND descriptor: concurrent shards appending to the
-  // same file do not interleave within a line on a local file system.
-  write_all(fd_, line, path_);
+  // One write() on an O_APPEND descriptor, under the lock: concurrent shards
+  // appending to the same file neither interleave within a line nor see
+  // another's line part written.
+  {
+    const AppendLock lock(fd_);
+    write_all(fd_, line, path_);
+  }
   ::fdatasync(fd_);
   entries_[key] = slim;
 }
