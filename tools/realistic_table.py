@@ -23,6 +23,10 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+def workload_name(key, value):
+    return f"{key} keys" if value == "none" else f"{key} + {value} pairs"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("report")
@@ -60,7 +64,7 @@ def main():
         nu = [r["speedup"] for r in rs if r["dist"] != "uniform"]
         un = [r["speedup"] for r in rs if r["dist"] == "uniform"]
         br = [r["best_radix"] for r in rs if r["best_radix"]]
-        name = f"{key} keys" if value == "none" else f"{key} + {value} pairs"
+        name = workload_name(key, value)
         def g(xs):  # "-" where a column has no points (a suite without uniform keys)
             return f"{geomean(xs):.3f}x" if xs else "-"
         out.append(f"| {name} | {len(s)} | {g(s)} | {min(s):.3f}x | {sum(x < 0.99 for x in s)} |"
@@ -71,7 +75,7 @@ def main():
             "| workload | " + " | ".join(size_text(n) for n in sizes) + " |",
             "| --- |" + " --- |" * len(sizes)]
     for (key, value), rs in rows.items():
-        name = f"{key} keys" if value == "none" else f"{key} + {value} pairs"
+        name = workload_name(key, value)
         cells = []
         for n in sizes:
             at = [r["speedup"] for r in rs if r["n"] == n]
