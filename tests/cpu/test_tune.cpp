@@ -397,6 +397,23 @@ TEST(TuneCache, ProcessesOpeningOneNewCacheAtOnceWriteOneHeader) {
   }
 }
 
+// A cache of another GPU (or space, or build) is refused with exit 2 by the
+// CLI; the library's caller may go on, so the refusal leaves no descriptor.
+TEST(TuneCache, ACacheRefusedClosesItsFile) {
+  const std::string path = temp_path("refused.jsonl");
+  std::filesystem::remove(path);
+  const Space s = fake_space(StrategyKind::exhaustive);
+  { ResultCache made(path, cache_header(test_identity(), s)); }
+  CacheIdentity other = test_identity();
+  other.gpu_model = "other-gpu";
+  auto open_descriptors = [] {
+    return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator{});
+  };
+  const auto before = open_descriptors();
+  for (int i = 0; i < 3; ++i) EXPECT_THROW(ResultCache(path, cache_header(other, s)), ConfigError);
+  EXPECT_EQ(open_descriptors(), before);
+}
+
 TEST(TuneCache, AShardOpeningTheCacheWhileAnotherAppendsAddsNoEmptyLine) {
   // A shard that opens the cache starts a fresh line after a torn last line
   // (a kill mid-write). Another shard's line being appended at that moment is
@@ -805,6 +822,39 @@ TEST(TuneBest, BestFamilyPastAPicksCapTakesTheNearestPickThatFits) {
   EXPECT_EQ(pick(1 << 20), "fake.radix.capped");
   EXPECT_EQ(pick((1 << 20) + 1), "fake.radix.rb6.ipt4.tpb128");  // 2^20 is nearer, and past the cap
   EXPECT_EQ(pick(1 << 22), "fake.radix.rb6.ipt4.tpb128");
+}
+
+// A class whose pick at the nearest tuned size is capped below n takes its
+// own pick at the tuned size on n's other side (u32 pairs of few distinct keys
+// at 10^8: radix.two_digit_msd_local_lsd's 2^28 pick, not the skewed class's
+// 2^26 pick); with no entry of its class there, the nearest entry accepted.
+TEST(TuneBest, APickPastItsCapGivesWayToItsClassPickOnTheOtherSide) {
+  auto entry = [](std::size_t n, const char* cls, const char* label) {
+    json e{{"key", "u32"}, {"value", "u32"}, {"order", "ascending"}, {"n_min", n},
+           {"n_max", n},   {"variant", label}, {"ours", label}};
+    if (*cls) e["class"] = cls;
+    return e;
+  };
+  const json best = {{"entries",
+                      {entry(1 << 26, "few_distinct", "capped.at_2^26"), entry(1 << 26, "skewed", "skewed.2^26"),
+                       entry(1 << 28, "few_distinct", "few.2^28"), entry(1 << 28, "skewed", "skewed.2^28"),
+                       entry(1 << 26, "spread", "capped.at_2^26"), entry(std::size_t(1) << 30, "", "every.2^30")}}};
+  const std::size_t cap = std::size_t(1) << 26;
+  auto pick = [&](std::size_t n, InputClass c) {
+    return select_best(best, KeyType::u32, ValueType::u32, Order::ascending, n, c, [&](const BestChoice& b) {
+             return b.variant != "capped.at_2^26" || n <= cap;
+           }).variant;
+  };
+  EXPECT_EQ(pick(cap, InputClass::few_distinct), "capped.at_2^26");
+  EXPECT_EQ(pick(100000000, InputClass::few_distinct), "few.2^28");
+  EXPECT_EQ(pick(100000000, InputClass::skewed), "skewed.2^26");  // the nearest, and it fits
+  // narrow falls back to skewed: its nearest entry fits.
+  EXPECT_EQ(pick(100000000, InputClass::narrow), "skewed.2^26");
+  // Past the cap with no spread entry above 2^26: the nearest entry accepted
+  // (2^30's, for every input), not one of the class further away.
+  EXPECT_EQ(pick(cap + 1, InputClass::spread), "every.2^30");
+  // Below the capped entry: n is within the cap, so the nearest.
+  EXPECT_EQ(pick(1 << 24, InputClass::few_distinct), "capped.at_2^26");
 }
 
 // best:FAMILY on a distribution the tune measured takes the class the tune

@@ -56,6 +56,7 @@
 //               passes left as it was, and that runs instead.
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "common/bucket_local_sort.cuh"
 #include "common/bucket_skew.hpp"
@@ -133,15 +134,15 @@ struct BucketVerdict {
 // of a later bucket, by binary search. The searches of all buckets run at
 // once: about 30 dependent loads each, one wave. Each bucket past its slab
 // is counted in *verdict (zero before) and, where a listed block holds it
-// (bucket_skew.hpp, bucket_tier), appended to that block's list (lists,
-// then lists + buckets): the listed blocks run from these lists with no
-// list made on the host.
+// (bucket_skew.hpp, bucket_tier), appended to that block's list
+// (twice_list, eightfold_list): the listed blocks run from these lists with
+// no list made on the host.
 constexpr int kEndsThreads = 256;
 template <class Bits>
 __global__ void __launch_bounds__(kEndsThreads)
     bucket_ends_kernel(const Bits* __restrict__ keys, unsigned n, KeyMap<Bits> map, int shift, TierLimits limits,
                        unsigned long long* __restrict__ ends, BucketVerdict* __restrict__ verdict,
-                       unsigned* __restrict__ lists) {
+                       unsigned* __restrict__ twice_list, unsigned* __restrict__ eightfold_list) {
   auto end_of = [&](unsigned bucket) {
     unsigned lo = 0, hi = n;
     while (lo < hi) {
@@ -171,8 +172,8 @@ __global__ void __launch_bounds__(kEndsThreads)
     if (mine && list) list[first + __popc(ballot & ((1u << lane) - 1))] = b;
   };
   count(size >= 2 && tier == BucketTier::slab, &verdict->fitting, nullptr);
-  count(tier == BucketTier::twice, &verdict->listed[0], lists);
-  count(tier == BucketTier::eightfold, &verdict->listed[1], lists + gridDim.x * kEndsThreads);
+  count(tier == BucketTier::twice, &verdict->listed[0], twice_list);
+  count(tier == BucketTier::eightfold, &verdict->listed[1], eightfold_list);
   count(tier == BucketTier::gathered, &verdict->gathered, nullptr);
   const unsigned keys_over = __reduce_add_sync(~0u, tier != BucketTier::slab ? size : 0u);  // at most n < 2^30
   if (lane == 0 && keys_over) atomicAdd(&verdict->overflowing_keys, (unsigned long long)keys_over);
@@ -384,12 +385,10 @@ class TwoDigitMsdInstance final : public Instance {
     });
     chained_ = common::chained_launch_supported();
     answers_ = MappedHost<Answers>(1, "radix.two_digit_msd_local_lsd: mapped answers");
-    cuda_check(cudaMalloc(&table_, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
-    cuda_check(cudaMemset(table_, 0, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
-  }
-  ~TwoDigitMsdInstance() override {
-    cudaFreeHost(ends_host_);
-    cudaFree(table_);
+    BucketSampleTable* table = nullptr;
+    cuda_check(cudaMalloc(&table, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
+    table_.reset(table);
+    cuda_check(cudaMemset(table, 0, sizeof(BucketSampleTable)), "radix.two_digit_msd_local_lsd: sample table");
   }
   TwoDigitMsdInstance(const TwoDigitMsdInstance&) = delete;
   TwoDigitMsdInstance& operator=(const TwoDigitMsdInstance&) = delete;
@@ -432,9 +431,9 @@ class TwoDigitMsdInstance final : public Instance {
     auto* sample = temp_at<unsigned>(temp, base_ + sample_off_);
     cuda_check(cudaMemsetAsync(sample, 0, sizeof(SampleCounts), s), "radix.two_digit_msd_local_lsd: clear sample");
     top_digit_sample_kernel<P::kRadixBits, Bits><<<kSampleBlocks, kSampleThreads, 0, s>>>(
-        static_cast<const Bits*>(b.keys_in), p_.n, map, P::template kBucketShift<Bits>, sample, table_);
+        static_cast<const Bits*>(b.keys_in), p_.n, map, P::template kBucketShift<Bits>, sample, table_.get());
     check_launch("radix.two_digit_msd_local_lsd: top-digit sample");
-    one_key_buckets_kernel<P::kRadixBits><<<kBuckets / P::kBins, P::kBins, 0, s>>>(table_, sample);
+    one_key_buckets_kernel<P::kRadixBits><<<kBuckets / P::kBins, P::kBins, 0, s>>>(table_.get(), sample);
     check_launch("radix.two_digit_msd_local_lsd: buckets of one sampled key");
     volatile Answers* answers = answers_.host();
     answers->sample_done = 0;
@@ -455,7 +454,7 @@ class TwoDigitMsdInstance final : public Instance {
     auto* lists = temp_at<unsigned>(temp, base_ + lists_off_);
     cuda_check(cudaMemsetAsync(verdict, 0, sizeof(BucketVerdict), s), "radix.two_digit_msd_local_lsd: clear verdict");
     bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
-        keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, limits_, ends, verdict, lists);
+        keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, limits_, ends, verdict, lists, lists + kBuckets);
     check_launch("radix.two_digit_msd_local_lsd: bucket ends");
     answers->verdict_done = 0;
     publish_kernel<<<1, kPublishThreads, 0, s>>>(reinterpret_cast<const unsigned*>(verdict), kVerdictWords,
@@ -475,14 +474,17 @@ class TwoDigitMsdInstance final : public Instance {
     OverflowingBuckets over{{}, {0}};  // gathered buckets of more than one key
     if (gathered_) {
       // Only these need a list made on the host: read every end.
-      if (!ends_host_)
-        cuda_check(cudaMallocHost(&ends_host_, (3 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long)),
+      if (!ends_host_) {
+        unsigned long long* pinned = nullptr;
+        cuda_check(cudaMallocHost(&pinned, (3 * std::size_t(kBuckets) + 1) * sizeof(unsigned long long)),
                    "radix.two_digit_msd_local_lsd: pinned bucket ends");
-      cuda_check(cudaMemcpyAsync(ends_host_, ends, std::size_t(kBuckets) * sizeof(unsigned long long),
+        ends_host_.reset(pinned);
+      }
+      cuda_check(cudaMemcpyAsync(ends_host_.get(), ends, std::size_t(kBuckets) * sizeof(unsigned long long),
                                  cudaMemcpyDeviceToHost, s),
                  "radix.two_digit_msd_local_lsd: read bucket ends");
       cuda_check(cudaStreamSynchronize(s), "radix.two_digit_msd_local_lsd: bucket ends");
-      const OverflowingBuckets all = overflowing_buckets(ends_host_, kBuckets, unsigned(gathered_above(limits_)));
+      const OverflowingBuckets all = overflowing_buckets(ends_host_.get(), kBuckets, unsigned(gathered_above(limits_)));
       over = mixed_buckets(all, find_mixed_buckets(all, keys, temp, s));
       one_key_ = all.begins.size() - over.begins.size();
       if (!over.keys && !twice_ && !eightfold_) last_ = Path::overflowing_buckets_of_one_key;
@@ -586,7 +588,7 @@ class TwoDigitMsdInstance final : public Instance {
   std::pair<const unsigned long long*, const unsigned long long*> upload_places(const OverflowingBuckets& over,
                                                                                 void* temp, cudaStream_t s) {
     const std::size_t count = over.begins.size();
-    unsigned long long* places_host = ends_host_ + kBuckets;
+    unsigned long long* places_host = ends_host_.get() + kBuckets;
     std::copy(over.offsets.begin(), over.offsets.end(),
               std::copy(over.begins.begin(), over.begins.end(), places_host));
     auto* begins = temp_at<unsigned long long>(temp, base_ + places_off_);
@@ -703,11 +705,17 @@ class TwoDigitMsdInstance final : public Instance {
     std::uint32_t sample_done, verdict_done, mixed_done;
   };
   unsigned mixed_host_[kMixedWords];
-  BucketSampleTable* table_ = nullptr;
+  struct FreeDevice {
+    void operator()(void* p) const { cudaFree(p); }
+  };
+  struct FreePinned {
+    void operator()(void* p) const { cudaFreeHost(p); }
+  };
+  std::unique_ptr<BucketSampleTable, FreeDevice> table_;
   MappedHost<Answers> answers_;
   // Pinned, made at the first bucket past every listed block's slab: the bucket ends, then such buckets'
   // begins and offsets.
-  unsigned long long* ends_host_ = nullptr;
+  std::unique_ptr<unsigned long long[], FreePinned> ends_host_;
   std::map<std::size_t, std::unique_ptr<Instance>> overflow_sorts_;
   bool chained_ = false;
 };

@@ -384,8 +384,11 @@ struct BestChoice {
 // the nearest, the input's class's entries (version 3), then its fallback
 // class's, then those for every input. With `usable`, only entries it
 // accepts (a dispatch's: those whose variant can sort the problem; best:FAMILY's:
-// those whose "ours" can), so a size past one pick's cap takes the next
-// size's pick, not the fallback.
+// those whose "ours" can). Where it refuses the nearest entry (n is past that
+// pick's cap), an entry of the same rank or better (the input's class before
+// its fallback class's) on n's other side in size comes first, then the
+// nearest it accepts: so a size past one pick's cap takes the next size's
+// pick for its class, not the fallback class's.
 BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n,
                        InputClass input = InputClass::spread,
                        const std::function<bool(const BestChoice&)>& usable = {});

@@ -238,31 +238,39 @@ ResultCache::ResultCache(std::string path, const json& header, bool load_existin
   }
   fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd_ < 0) throw std::runtime_error(path_ + ": cannot open the cache: " + std::strerror(errno));
-  // Under the lock every append takes, so a line another shard is appending
-  // is never read part written (taken for a torn one). An empty file given as
-  // the cache (made by the user): the first process to hold the lock writes
-  // the header.
-  const AppendLock lock(fd_);
-  struct stat st {};
-  if (::fstat(fd_, &st) == 0 && st.st_size == 0) {
-    write_all(fd_, header_line, path_);
-    ::fdatasync(fd_);
-  }
-  CacheFile file = read_cache(path_, load_existing, "--cache");
-  if (const std::string diff = header_difference(file.header, header); !diff.empty())
-    throw ConfigError("--cache: " + path_ + ": a cache of " + diff + "; pick another --cache path");
-  for (auto& e : file.entries) {
-    entries_[e.key] = std::move(e.result);
-    ++loaded_;
-  }
-  torn_ = file.torn;
-  // A torn last line (killed mid-write) must not swallow the next entry: start on a fresh line.
-  if (::fstat(fd_, &st) == 0 && st.st_size > 0) {
-    std::ifstream in(path_, std::ios::binary);
-    in.seekg(-1, std::ios::end);
-    char c = '\n';
-    in.get(c);
-    if (c != '\n') write_all(fd_, "\n", path_);
+  // The descriptor is the cache's once the constructor returns; a refusal
+  // (another run's cache) closes it.
+  try {
+    // Under the lock every append takes, so a line another shard is appending
+    // is never read part written (taken for a torn one). An empty file given as
+    // the cache (made by the user): the first process to hold the lock writes
+    // the header.
+    const AppendLock lock(fd_);
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && st.st_size == 0) {
+      write_all(fd_, header_line, path_);
+      ::fdatasync(fd_);
+    }
+    CacheFile file = read_cache(path_, load_existing, "--cache");
+    if (const std::string diff = header_difference(file.header, header); !diff.empty())
+      throw ConfigError("--cache: " + path_ + ": a cache of " + diff + "; pick another --cache path");
+    for (auto& e : file.entries) {
+      entries_[e.key] = std::move(e.result);
+      ++loaded_;
+    }
+    torn_ = file.torn;
+    // A torn last line (killed mid-write) must not swallow the next entry: start on a fresh line.
+    if (::fstat(fd_, &st) == 0 && st.st_size > 0) {
+      std::ifstream in(path_, std::ios::binary);
+      in.seekg(-1, std::ios::end);
+      char c = '\n';
+      in.get(c);
+      if (c != '\n') write_all(fd_, "\n", path_);
+    }
+  } catch (...) {
+    ::close(fd_);
+    fd_ = -1;
+    throw;
   }
 }
 

@@ -479,14 +479,18 @@ json best_json(const std::vector<PointResult>& results, const Space& space, cons
 
 BestChoice select_best(const json& best, KeyType key, ValueType value, Order order, std::size_t n,
                        InputClass input, const std::function<bool(const BestChoice&)>& usable) {
-  BestChoice out;
-  if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return out;
-  double best_dist = 1e300;
+  if (!best.is_object() || !best.contains("entries") || !best["entries"].is_array()) return {};
   const double ln = std::log2(double(std::max<std::size_t>(n, 1)));
-  // Among the entries nearest in size: the input's class's, then its fallback
-  // class's (input_class.hpp), then those for every input (no "class");
-  // entries of other classes never.
-  int best_rank = 3;
+  // rank: 0 the input's class's entries, 1 its fallback class's
+  // (input_class.hpp), 2 those for every input (no "class"); entries of other
+  // classes never. side: where the entry's sizes lie from n (-1 below, 0
+  // around it, 1 above).
+  struct Candidate {
+    double distance;
+    int rank, side;
+    BestChoice choice;
+  };
+  std::vector<Candidate> candidates;
   for (const auto& e : best["entries"]) {
     if (e.value("key", "") != to_string(key) || e.value("value", "") != to_string(value) ||
         e.value("order", "ascending") != to_string(order))
@@ -500,8 +504,6 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     }
     const double lo = std::log2(double(std::max<std::size_t>(e.value("n_min", std::size_t(1)), 1)));
     const double hi = std::log2(double(std::max<std::size_t>(e.value("n_max", std::size_t(1)), 1)));
-    const double d = ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0;
-    if (d > best_dist || (d == best_dist && rank >= best_rank)) continue;
     BestChoice c;
     c.found = true;
     c.variant = e.value("variant", "");
@@ -512,12 +514,28 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     if (e.contains("params") && e["params"].is_object())
       for (const auto& [k, v] : e["params"].items())
         c.params.push_back({k, "", v.is_string() ? v.get<std::string>() : v.dump()});
-    if (usable && !usable(c)) continue;
-    best_dist = d;
-    best_rank = rank;
-    out = std::move(c);
+    candidates.push_back({ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0, rank, ln < lo ? 1 : ln > hi ? -1 : 0,
+                          std::move(c)});
   }
-  return out;
+  // The nearest in size first; among the nearest, by rank; then file order.
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return a.distance != b.distance ? a.distance < b.distance : a.rank < b.rank;
+  });
+  if (candidates.empty()) return {};
+  auto accepted = [&](const Candidate& c) { return !usable || usable(c.choice); };
+  const Candidate& nearest = candidates.front();
+  if (accepted(nearest)) return nearest.choice;
+  // The nearest pick cannot sort n (n is past its cap): the pick of the same
+  // rank or better at the tuned size on n's other side, where there is one,
+  // for the tune chose it on this class of input; then the nearest accepted.
+  // (radix.two_digit_msd_local_lsd's 2^26 pick stops short of 10^8 keys: the
+  // class's 2^28 pick, not the fallback class's 2^26 pick, tuned on other
+  // keys.)
+  for (const Candidate& c : candidates)
+    if (c.rank <= nearest.rank && (nearest.side == 0 || c.side == -nearest.side) && accepted(c)) return c.choice;
+  for (const Candidate& c : candidates)
+    if (accepted(c)) return c.choice;
+  return {};
 }
 
 json keep_unmeasured_entries(const json& base, json fresh, const std::string& base_path) {

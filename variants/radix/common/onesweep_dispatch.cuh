@@ -43,6 +43,33 @@ class ConstantDigitVerdict {
   int passes_ = 0;
 };
 
+// The histogram kernel's grid (histogram_kernel): a wave of blocks, or fewer
+// where a portion has fewer chunks of kHistThreads x kKeysPerThread keys.
+class HistogramGrid {
+ public:
+  HistogramGrid() = default;
+  template <class Kernel>
+  HistogramGrid(Kernel kernel, std::size_t smem) {
+    int dev = 0, sms = 0, per_sm = 0;
+    cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
+    allow_smem(kernel, smem);
+    cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, onesweep_detail::kHistThreads, smem),
+               "histogram occupancy");
+    wave_ = std::size_t(sms) * std::size_t(std::max(1, per_sm));
+  }
+  // Blocks for a portion of `keys` keys.
+  unsigned blocks(std::size_t keys) const {
+    constexpr std::size_t kChunk = std::size_t(onesweep_detail::kHistThreads) * kKeysPerThread;
+    return unsigned(std::max<std::size_t>(1, std::min(wave_, (keys + kChunk - 1) / kChunk)));
+  }
+
+ private:
+  // Keys each thread counts, which sets the grid below a full wave.
+  static constexpr unsigned kKeysPerThread = 16;
+  std::size_t wave_ = 0;
+};
+
 // TopDigitFirst: for designs that sort the top digit's buckets themselves
 // (radix.msd_local_lsd). When every top digit holds at most bucket_limit keys
 // (decided on the device, after the histogram), only the top digit's pass
@@ -95,28 +122,21 @@ class OnesweepInstance final : public Instance {
     cleared_ = std::size_t(passes_) * starts_stride() * 8 + counter_words() * 4 +
                std::size_t(passes_) * tiles_ * P::kBins * 4;
     cleared_off_ = layout_.add(cleared_);
-    int dev = 0, per_sm = 0;
-    cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
-    cuda_check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
     with_value_type(p_.value, [&](auto value_tag) {
       using V = typename decltype(value_tag)::type;
       const auto pass = pass_kernel_for<V>();
       allow_smem(pass, pass_smem<V>());
       if constexpr (TopDigitFirst) {
-        int blocks = 0;
+        int dev = 0, sms = 0, blocks = 0;
+        cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+        cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
         cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pass, P::kBlockThreads, pass_smem<V>()),
                    "pass occupancy");
-        persistent_blocks_ = unsigned(std::max(1, blocks) * sms_);
+        persistent_blocks_ = unsigned(std::max(1, blocks) * sms);
       }
     });
-    if constexpr (!TopDigitFirst) {
-      allow_smem(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
-      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                     &per_sm, onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, onesweep_detail::kHistThreads,
-                     hist_smem()),
-                 "histogram occupancy");
-      hist_blocks_per_sm_ = std::max(1, per_sm);
-    }
+    if constexpr (!TopDigitFirst)
+      hist_grid_ = HistogramGrid(onesweep_detail::histogram_kernel<P::kRadixBits, Bits>, hist_smem());
     chained_ = common::chained_launch_supported();
     if (skip_constant_digits_) verdict_ = ConstantDigitVerdict(passes_, "radix.onesweep: mapped verdict");
   }
@@ -161,9 +181,6 @@ class OnesweepInstance final : public Instance {
 
  private:
   std::size_t hist_smem() const { return std::size_t(passes_) * P::kBins * 4; }
-  // Keys each histogram thread counts, which sets its grid below a full
-  // wave.
-  static constexpr unsigned kHistKeysPerThread = 16;
   // Portions hold whole tiles, fewer than 2^30 keys (30-bit look-back counts).
   static constexpr std::size_t kPortionKeys = ((std::size_t(1) << 30) - 1) / P::kTile * P::kTile;
   unsigned starts_stride() const { return (portions_ + 1) * unsigned(P::kBins); }
@@ -205,9 +222,7 @@ class OnesweepInstance final : public Instance {
                  "radix.onesweep: histogram and passes");
       return;
     }
-    constexpr unsigned kHistBlockKeys = kHistThreads * kHistKeysPerThread;
-    const unsigned hist_blocks = unsigned(std::min<std::size_t>(
-        std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistBlockKeys - 1) / kHistBlockKeys));
+    const unsigned hist_blocks = hist_grid_.blocks(std::min(p_.n, kPortionKeys));
     for (unsigned q = 0; q < portions_; ++q) {
       cuda_check(common::launch_chained(chained_, histogram_kernel<P::kRadixBits, Bits>, hist_blocks, kHistThreads,
                                         hist_smem(), s, kin + q * kPortionKeys, portion_keys(q), map, starts,
@@ -274,7 +289,8 @@ class OnesweepInstance final : public Instance {
 
   Problem p_;
   TempLayout layout_;
-  int passes_ = 0, first_pass_ = 0, sms_ = 0, hist_blocks_per_sm_ = 1;
+  int passes_ = 0, first_pass_ = 0;
+  HistogramGrid hist_grid_;
   unsigned long long bucket_limit_ = 0;
   // The histogram, the digit scan and every pass are chained behind the
   // kernel before them (common/chained_launch.cuh; the memset that starts the

@@ -96,16 +96,10 @@ class OnesweepPackedPairsInstance final : public Instance {
     cleared_ = std::size_t(kPasses) * starts_stride() * 8 + counter_words() * 4 +
                std::size_t(kPasses) * tiles_ * P::kBins * 4;
     cleared_off_ = layout_.add(cleared_);
-    int dev = 0, per_sm = 0;
-    cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
-    cuda_check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
     allow_smem(pass_kernel<Pack>(), pass_smem());
     allow_smem(pass_kernel<Move>(), pass_smem());
     allow_smem(pass_kernel<Unpack>(), pass_smem());
-    cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, histogram(), onesweep_detail::kHistThreads,
-                                                             hist_smem()),
-               "histogram occupancy");
-    hist_blocks_per_sm_ = std::max(1, per_sm);
+    hist_grid_ = HistogramGrid(histogram(), hist_smem());
     chained_ = common::chained_launch_supported();
     if (skip_constant_digits_) verdict_ = ConstantDigitVerdict(kPasses, "radix.onesweep_packed_pairs: mapped verdict");
   }
@@ -130,7 +124,6 @@ class OnesweepPackedPairsInstance final : public Instance {
 
  private:
   static constexpr std::size_t kPortionKeys = ((std::size_t(1) << 30) - 1) / P::kTile * P::kTile;
-  static constexpr unsigned kHistKeysPerThread = 16;
   static auto histogram() { return onesweep_detail::histogram_kernel<P::kRadixBits, Key, PackedPairsHistogram>; }
   template <class IO>
   static auto pass_kernel() {
@@ -154,9 +147,7 @@ class OnesweepPackedPairsInstance final : public Instance {
     unsigned* negative_zero = counters + counter_words() - 1;
     unsigned* status = counters + counter_words();
     cuda_check(cudaMemsetAsync(starts, 0, cleared_, s), "radix.onesweep_packed_pairs: clear counters");
-    constexpr unsigned kHistBlockKeys = kHistThreads * kHistKeysPerThread;
-    const unsigned hist_blocks = unsigned(std::min<std::size_t>(
-        std::size_t(sms_) * hist_blocks_per_sm_, (std::min(p_.n, kPortionKeys) + kHistBlockKeys - 1) / kHistBlockKeys));
+    const unsigned hist_blocks = hist_grid_.blocks(std::min(p_.n, kPortionKeys));
     for (unsigned q = 0; q < portions_; ++q)
       cuda_check(common::launch_chained(chained_, histogram(), hist_blocks, kHistThreads, hist_smem(), s,
                                         kin + std::size_t(q) * kPortionKeys, portion_keys(q), map, starts,
@@ -230,7 +221,7 @@ class OnesweepPackedPairsInstance final : public Instance {
   std::size_t words_[2] = {0, 0};
   std::size_t cleared_ = 0, cleared_off_ = 0;
   unsigned tiles_ = 0, portions_ = 0;
-  int sms_ = 0, hist_blocks_per_sm_ = 1;
+  HistogramGrid hist_grid_;
   // Each kernel chained behind the one before (OnesweepInstance's reason).
   bool chained_ = false;
   ConstantDigitVerdict verdict_;  // skip_constant_digits_
