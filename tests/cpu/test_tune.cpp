@@ -857,6 +857,39 @@ TEST(TuneBest, APickPastItsCapGivesWayToItsClassPickOnTheOtherSide) {
   EXPECT_EQ(pick(1 << 24, InputClass::few_distinct), "capped.at_2^26");
 }
 
+// Past a pick's cap with no entry of its class on n's other side (past the
+// largest size the classes were tuned at), the refused entry's runner-up,
+// measured on the same workloads, comes before an entry of another size,
+// where it beat the library calls there (a score above 1).
+TEST(TuneBest, APickPastItsCapWithNothingAboveGivesWayToItsRunnerUp) {
+  auto entry = [](std::size_t n, const char* cls, const char* label, const char* runner_up, double score,
+                  double margin) {
+    json e{{"key", "u32"}, {"value", "u32"},     {"order", "ascending"}, {"n_min", n},         {"n_max", n},
+           {"variant", label}, {"ours", label}, {"score", score},       {"runner_up", runner_up}, {"margin", margin}};
+    if (*cls) e["class"] = cls;
+    return e;
+  };
+  const json best = {{"entries",
+                      {entry(1 << 28, "spread", "capped.at_2^28", "runner.2^28", 1.3, 0.1),
+                       entry(1 << 28, "presorted", "capped.at_2^28", "slower.than.cub", 1.3, 0.4),
+                       entry(std::size_t(1) << 30, "", "every.2^30", "", 1.0, 0.0)}}};
+  const std::size_t cap = std::size_t(1) << 28;
+  auto pick = [&](std::size_t n, InputClass c) {
+    return select_best(best, KeyType::u32, ValueType::u32, Order::ascending, n, c, [&](const BestChoice& b) {
+      return b.variant != "capped.at_2^28" || n <= cap;
+    });
+  };
+  EXPECT_EQ(pick(cap, InputClass::spread).variant, "capped.at_2^28");
+  const BestChoice runner = pick(cap + cap / 4, InputClass::spread);
+  EXPECT_EQ(runner.variant, "runner.2^28");
+  EXPECT_EQ(runner.ours, "runner.2^28");
+  EXPECT_NEAR(runner.score, 1.3 / 1.1, 1e-12);
+  // A runner-up scored below 1 (0.93: slower than the library) is no pick.
+  EXPECT_EQ(pick(cap + cap / 4, InputClass::presorted).variant, "every.2^30");
+  // Nearer 2^30 than 2^28: the nearest, which fits.
+  EXPECT_EQ(pick(std::size_t(1) << 30, InputClass::spread).variant, "every.2^30");
+}
+
 // best:FAMILY on a distribution the tune measured takes the class the tune
 // put it in; on one it did not, the class of the workload's own keys where
 // the run has it (classify_workload), else spread.

@@ -386,9 +386,10 @@ struct BestChoice {
 // accepts (a dispatch's: those whose variant can sort the problem; best:FAMILY's:
 // those whose "ours" can). Where it refuses the nearest entry (n is past that
 // pick's cap), an entry of the same rank or better (the input's class before
-// its fallback class's) on n's other side in size comes first, then the
-// nearest it accepts: so a size past one pick's cap takes the next size's
-// pick for its class, not the fallback class's.
+// its fallback class's) on n's other side in size comes first, then that
+// entry's runner-up where its score is above 1, then the nearest it accepts:
+// so a size past one pick's cap takes the next size's pick for its class,
+// not the fallback class's.
 BestChoice select_best(const nlohmann::json& best, KeyType key, ValueType value, Order order, std::size_t n,
                        InputClass input = InputClass::spread,
                        const std::function<bool(const BestChoice&)>& usable = {});

@@ -489,6 +489,10 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     double distance;
     int rank, side;
     BestChoice choice;
+    // The tune's second point of ours for the entry's workloads, and its
+    // score (the entry's over 1 + margin).
+    std::string runner_up;
+    double runner_up_score = 0.0;
   };
   std::vector<Candidate> candidates;
   for (const auto& e : best["entries"]) {
@@ -514,8 +518,12 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     if (e.contains("params") && e["params"].is_object())
       for (const auto& [k, v] : e["params"].items())
         c.params.push_back({k, "", v.is_string() ? v.get<std::string>() : v.dump()});
-    candidates.push_back({ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0, rank, ln < lo ? 1 : ln > hi ? -1 : 0,
-                          std::move(c)});
+    Candidate k{ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0, rank, ln < lo ? 1 : ln > hi ? -1 : 0, std::move(c)};
+    if (e.contains("runner_up") && e["runner_up"].is_string() && e.contains("margin") && e["margin"].is_number()) {
+      k.runner_up = e["runner_up"].get<std::string>();
+      k.runner_up_score = k.choice.score / (1.0 + e["margin"].get<double>());
+    }
+    candidates.push_back(std::move(k));
   }
   // The nearest in size first; among the nearest, by rank; then file order.
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
@@ -525,14 +533,24 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
   auto accepted = [&](const Candidate& c) { return !usable || usable(c.choice); };
   const Candidate& nearest = candidates.front();
   if (accepted(nearest)) return nearest.choice;
-  // The nearest pick cannot sort n (n is past its cap): the pick of the same
-  // rank or better at the tuned size on n's other side, where there is one,
-  // for the tune chose it on this class of input; then the nearest accepted.
+  // The nearest pick cannot sort n (n is past its cap). First the pick of
+  // the same rank or better at the tuned size on n's other side, where there
+  // is one, for the tune chose it on this class of input
   // (radix.two_digit_msd_local_lsd's 2^26 pick stops short of 10^8 keys: the
   // class's 2^28 pick, not the fallback class's 2^26 pick, tuned on other
-  // keys.)
+  // keys). Else the refused entry's runner-up, measured on the same
+  // workloads, where it beat the library calls there (past 2^28 the two-digit
+  // design's pick gives way to Onesweep's packed pairs, not to 2^30's pick,
+  // tuned before the packed pairs existed). Then the nearest accepted.
   for (const Candidate& c : candidates)
     if (c.rank <= nearest.rank && (nearest.side == 0 || c.side == -nearest.side) && accepted(c)) return c.choice;
+  if (!nearest.runner_up.empty() && nearest.runner_up_score > 1.0) {
+    BestChoice r;
+    r.found = true;
+    r.variant = r.ours = nearest.runner_up;
+    r.score = nearest.runner_up_score;
+    if (!usable || usable(r)) return r;
+  }
   for (const Candidate& c : candidates)
     if (accepted(c)) return c.choice;
   return {};
