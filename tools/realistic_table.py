@@ -35,6 +35,7 @@ def main():
     with open(args.report) as f:
         rep = json.load(f)
     points = defaultdict(dict)  # (key, value, n, dist) -> variant -> result
+    marked = any("selected_by" in r for r in rep["results"])
     for r in rep["results"]:
         if r["status"] == "ok":
             points[(r["key"], r["value"], r["n"], r["distribution"])][r["variant"]] = r
@@ -43,8 +44,11 @@ def main():
         d = by.get("dispatch.sort")
         if not d or "cub" not in d.get("vs", {}):
             continue
+        # The point best:radix selected; in reports from before selected_by,
+        # the one point of ours beside dispatch.sort.
         ours = [r for label, r in by.items() if label != "dispatch.sort" and not label.startswith("cub.")]
-        best_radix = ours[0] if ours else None
+        selected = [r for r in ours if "best:radix" in r.get("selected_by", [])]
+        best_radix = selected[0] if selected else ours[0] if ours and not marked else None
         rows[(key, value)].append({
             "n": n, "dist": dist, "speedup": d["vs"]["cub"]["speedup"], "baseline": d["vs"]["cub"]["baseline"],
             "class": d.get("input_class", ""), "ran": d.get("dispatch", "").rsplit("-> ", 1)[-1],

@@ -121,6 +121,7 @@ json result_to_json(const PointResult& r) {
   if (!r.input_class.empty()) j["input_class"] = r.input_class;
   if (r.sample_us >= 0) j["sample_us"] = r.sample_us;
   if (!r.dispatch.empty()) j["dispatch"] = r.dispatch;
+  if (!r.selected_by.empty()) j["selected_by"] = r.selected_by;
   if (r.status == Status::ok) {
     const EnergyResult& e = r.energy;
     if (e.measured)
@@ -226,6 +227,10 @@ PointResult result_from_json(const json& doc, const std::string& where, const st
   }
   if (j.has("sample_us")) r.sample_us = j["sample_us"].non_negative();
   if (j.has("dispatch")) r.dispatch = j["dispatch"].string();
+  if (j.has("selected_by")) {
+    const JsonAt sel = j["selected_by"];
+    for (std::size_t i = 0; i < sel.size(); ++i) r.selected_by.push_back(sel[i].string());
+  }
   if (j.has("energy")) {  // schema version 3
     const JsonAt e = j["energy"];
     e.object();

@@ -36,6 +36,19 @@ assert sum(1 for x in ok if ".ipt8." in x["variant"]) == 6
 assert r["context"]["device"]["model"] == "fake-gpu"
 PY
 
+# A point best:FAMILY names says so in the report (selected_by), also where it
+# is named outright; a point named only outright has no selected_by.
+CUDA_VISIBLE_DEVICES= "$bin" run --isolate --fake-evaluator --variants 'best:fake,fake.radix.rb8.ipt8.tpb256,fake.radix.rb8.ipt16.tpb256' \
+  --key u32 --values none --n 2^20 --dist uniform --out sel.json > /dev/null 2> sel-err.txt \
+  || fail "run with best:fake exited $?: $(tail -3 sel-err.txt)"
+python3 - sel.json <<'PY' || fail "selected_by check failed"
+import json, sys
+res = {x["variant"]: x for x in json.load(open(sys.argv[1]))["results"]}
+assert set(res) == {"fake.radix.rb8.ipt8.tpb256", "fake.radix.rb8.ipt16.tpb256"}, sorted(res)
+assert res["fake.radix.rb8.ipt8.tpb256"]["selected_by"] == ["best:fake"], res["fake.radix.rb8.ipt8.tpb256"]
+assert "selected_by" not in res["fake.radix.rb8.ipt16.tpb256"], res["fake.radix.rb8.ipt16.tpb256"]
+PY
+
 # With no --out the report goes to sortbench-out/<gpu-model>/<config name>.json,
 # never into results/ (committed reports); --out results/... still writes there.
 mkdir defaults && cd defaults

@@ -50,6 +50,7 @@ TEST(Report, WriteReadRoundTrip) {
   Report rep;
   rep.context = {{"device", {{"name", "Test GPU"}}}, {"command_line", "sortbench run"}};
   rep.results.push_back(ok_point("radix.x", 2.0));
+  rep.results.back().selected_by = {"best:radix"};  // a best:FAMILY selector named it
   PointResult skipped;
   skipped.variant = "network.odd_even";
   skipped.family = "network";
@@ -83,6 +84,8 @@ TEST(Report, WriteReadRoundTrip) {
   EXPECT_DOUBLE_EQ(back.results[3].energy.power_reading_w, 505.0);
   EXPECT_FALSE(back.results[4].energy.measured);
   EXPECT_EQ(back.results[4].energy.missing, without_energy.energy.missing);
+  EXPECT_EQ(back.results[0].selected_by, std::vector<std::string>{"best:radix"});
+  EXPECT_FALSE(report_to_json(rep)["results"][1].contains("selected_by"));
   EXPECT_EQ(back.results[0].params[0].name, "radix_bits");
   EXPECT_EQ(back.results[0].params[0].value, "8");
   EXPECT_EQ(back.results[1].reason, skipped.reason);

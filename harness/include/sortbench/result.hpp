@@ -138,6 +138,10 @@ struct PointResult {
   // What a variant that picks its path at run time (dispatch.sort,
   // radix.two_digit_msd_local_lsd) ran on its last timed run, and why.
   std::string dispatch;
+  // The best:FAMILY selectors of the sweep that named this variant for this
+  // workload ("best:radix"), so a report tells its pick from the variants
+  // named outright.
+  std::vector<std::string> selected_by;
   bool has_scaling = false;
   Scaling scaling;
   // The exchange against the link: the bytes the busiest GPU sent to others

@@ -205,6 +205,18 @@ struct Sweep {
     }
     return vs;
   }
+  // The best:FAMILY selectors that resolve to v on w, one per family.
+  std::vector<std::string> selectors_of(const Workload& w, const VariantInfo& v) const {
+    std::vector<std::string> out;
+    for (const auto& family : Registry::instance().default_families()) {
+      bool wanted = false;
+      for (const auto& g : best_families) wanted = wanted || glob_match(g, family);
+      if (!wanted) continue;
+      const auto picked = tune::resolve_best_selectors({family}, w, best_doc, Registry::instance(), keys_class_of(w));
+      if (!picked.empty() && picked.front() == &v) out.push_back("best:" + family);
+    }
+    return out;
+  }
   std::size_t points() const {
     std::size_t total = 0;
     for (const auto& w : workloads) total += variants_for(w).size();
@@ -552,6 +564,7 @@ int measure_sweep(const Sweep& sw, std::size_t total, PointMeasuring& m, Report&
     for (const VariantInfo* v : sw.variants_for(w)) {
       PointResult r = m.measure(*v, w);
       if (!writer) continue;
+      r.selected_by = sw.selectors_of(w, *v);
       ++done;
       if (r.status == Status::failed) ++failed;
       const std::string line = progress_line(done, total, *v, w, r);
