@@ -518,12 +518,12 @@ BestChoice select_best(const json& best, KeyType key, ValueType value, Order ord
     if (e.contains("params") && e["params"].is_object())
       for (const auto& [k, v] : e["params"].items())
         c.params.push_back({k, "", v.is_string() ? v.get<std::string>() : v.dump()});
-    Candidate k{ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0, rank, ln < lo ? 1 : ln > hi ? -1 : 0, std::move(c)};
+    Candidate cand{ln < lo ? lo - ln : ln > hi ? ln - hi : 0.0, rank, ln < lo ? 1 : ln > hi ? -1 : 0, std::move(c)};
     if (e.contains("runner_up") && e["runner_up"].is_string() && e.contains("margin") && e["margin"].is_number()) {
-      k.runner_up = e["runner_up"].get<std::string>();
-      k.runner_up_score = k.choice.score / (1.0 + e["margin"].get<double>());
+      cand.runner_up = e["runner_up"].get<std::string>();
+      cand.runner_up_score = cand.choice.score / (1.0 + e["margin"].get<double>());
     }
-    candidates.push_back(std::move(k));
+    candidates.push_back(std::move(cand));
   }
   // The nearest in size first; among the nearest, by rank; then file order.
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
