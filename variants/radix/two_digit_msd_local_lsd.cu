@@ -451,10 +451,13 @@ class TwoDigitMsdInstance final : public Instance {
     auto* ends = temp_at<unsigned long long>(temp, base_ + ends_off_);
     auto* keys = static_cast<Bits*>(b.keys_out);
     auto* verdict = temp_at<BucketVerdict>(temp, base_ + verdict_off_);
-    auto* lists = temp_at<unsigned>(temp, base_ + lists_off_);
+    // The lists of the blocks of twice and of eight times the threads, a bucket's room each.
+    auto* twice_list = temp_at<unsigned>(temp, base_ + lists_off_);
+    auto* eightfold_list = twice_list + kBuckets;
     cuda_check(cudaMemsetAsync(verdict, 0, sizeof(BucketVerdict), s), "radix.two_digit_msd_local_lsd: clear verdict");
     bucket_ends_kernel<Bits><<<kBuckets / kEndsThreads, kEndsThreads, 0, s>>>(
-        keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, limits_, ends, verdict, lists, lists + kBuckets);
+        keys, unsigned(p_.n), map, P::template kBucketShift<Bits>, limits_, ends, verdict, twice_list,
+        eightfold_list);
     check_launch("radix.two_digit_msd_local_lsd: bucket ends");
     answers->verdict_done = 0;
     publish_kernel<<<1, kPublishThreads, 0, s>>>(reinterpret_cast<const unsigned*>(verdict), kVerdictWords,
@@ -501,10 +504,10 @@ class TwoDigitMsdInstance final : public Instance {
                                           static_cast<const unsigned*>(nullptr),
                                           static_cast<const unsigned long long*>(ends), map),
                    "radix.two_digit_msd_local_lsd: bucket sort");
-      if (twice_) sort_listed<typename P::TwiceSlab, SlabParts::whole, V>(twice_, lists, b, ends, map, s);
+      if (twice_) sort_listed<typename P::TwiceSlab, SlabParts::whole, V>(twice_, twice_list, b, ends, map, s);
       if constexpr (P::kEightfoldTier)
         if (eightfold_)
-          sort_listed<typename P::EightfoldSlab, SlabParts::thirds, V>(eightfold_, lists + kBuckets, b, ends, map, s);
+          sort_listed<typename P::EightfoldSlab, SlabParts::thirds, V>(eightfold_, eightfold_list, b, ends, map, s);
       if (over.keys) sort_overflowing<V>(over, b, temp, s);
     });
   }
